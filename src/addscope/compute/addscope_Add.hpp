@@ -1,0 +1,230 @@
+// addscope — vector addition on Kokkos Views with a chosen launch
+// configuration: out(i) = x(i) + y(i).
+#ifndef ADDSCOPE_COMPUTE_ADD_HPP
+#define ADDSCOPE_COMPUTE_ADD_HPP
+
+#include <KokkosBlas1_update.hpp>
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "addscope/compute/impl/addscope_AddFunctors.hpp"
+#include "addscope/core/addscope_Error.hpp"
+#include "addscope/launch/addscope_LaunchConfig.hpp"
+
+namespace addscope {
+
+namespace Impl {
+
+template <class ExecSpace, class XView, class YView, class OutView>
+struct AddChecks {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "addscope::add: the first argument must be a Kokkos execution "
+                "space instance");
+  static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value &&
+                    Kokkos::is_view<OutView>::value,
+                "addscope::add: x, y and out must be Kokkos::Views");
+  static_assert(XView::rank == 1 && YView::rank == 1 && OutView::rank == 1,
+                "addscope::add: x, y and out must be rank-1 Views");
+  using value_type = typename OutView::non_const_value_type;
+  static_assert(std::is_same<typename OutView::value_type, value_type>::value,
+                "addscope::add: out must not be a View of const");
+  static_assert(
+      std::is_same<typename XView::non_const_value_type, value_type>::value &&
+          std::is_same<typename YView::non_const_value_type, value_type>::value,
+      "addscope::add: x, y and out must hold the same value type");
+  static_assert(std::is_arithmetic<value_type>::value,
+                "addscope::add: the value type must be arithmetic (float, "
+                "double, int32_t, int64_t, ...)");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecSpace,
+                                 typename XView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace,
+                                     typename YView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace,
+                                     typename OutView::memory_space>::accessible,
+      "addscope::add: x, y and out must be accessible from the execution "
+      "space");
+};
+
+template <class A, class B>
+bool partially_overlap(const A& a, const B& b) {
+  if (a.extent(0) == 0 || b.extent(0) == 0) return false;
+  using T = typename A::non_const_value_type;
+  const auto* a0 = reinterpret_cast<const char*>(a.data());
+  const auto* b0 = reinterpret_cast<const char*>(b.data());
+  const auto* a1 = a0 + ((a.extent(0) - 1) * a.stride(0) + 1) * sizeof(T);
+  const auto* b1 = b0 + ((b.extent(0) - 1) * b.stride(0) + 1) * sizeof(T);
+  const bool overlap = std::less<const char*>()(a0, b1) &&
+                       std::less<const char*>()(b0, a1);
+  const bool identical = a0 == b0 && a.stride(0) == b.stride(0);
+  return overlap && !identical;
+}
+
+/// The same memory, as an unmanaged View whose execution space is ExecSpace.
+template <class ExecSpace, class View>
+auto on_space(const View& v) {
+  using Out = Kokkos::View<typename View::data_type,
+                           typename View::array_layout,
+                           Kokkos::Device<ExecSpace, typename View::memory_space>,
+                           Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  return Out(v.data(), v.layout());
+}
+
+template <class ExecSpace>
+using AddTeamPolicy =
+    Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+
+/// Team size limits of `exec` for the add functor.
+template <class ExecSpace, class XView, class YView, class OutView>
+struct TeamLimits {
+  int max = 0, recommended = 0;
+};
+template <class ExecSpace, class XView, class YView, class OutView>
+TeamLimits<ExecSpace, XView, YView, OutView> team_limits(
+    const ExecSpace& exec, const XView& x, const YView& y,
+    const OutView& out) {
+  using Policy = AddTeamPolicy<ExecSpace>;
+  using F = AddTeamFunctor<XView, YView, OutView,
+                           typename Policy::member_type>;
+  const F f{x, y, out, 0};
+  Policy p(exec, 1, Kokkos::AUTO);
+  return {p.team_size_max(f, Kokkos::ParallelForTag()),
+          p.team_size_recommended(f, Kokkos::ParallelForTag())};
+}
+
+}  // namespace Impl
+
+/// Largest team size `add` accepts on `exec` for these View types.
+template <class ExecSpace, class XView, class YView, class OutView>
+int add_team_size_max(const ExecSpace& exec, const XView& x, const YView& y,
+                      const OutView& out) {
+  return Impl::team_limits(exec, x, y, out).max;
+}
+
+/// Validates `config` against `exec` and the problem size and resolves
+/// `team:auto` to the concrete team:LxT it will run. Throws InvalidArgument
+/// (team size above team_size_max states the maximum).
+template <class ExecSpace, class XView, class YView, class OutView>
+LaunchConfig resolve_launch_config(const ExecSpace& exec, const XView& x,
+                                   const YView& y, const OutView& out,
+                                   const LaunchConfig& config) {
+  config.validate();
+  if (config.kind == LaunchKind::Team || config.kind == LaunchKind::TeamAuto) {
+    const auto lim = Impl::team_limits(exec, x, y, out);
+    if (config.kind == LaunchKind::Team) {
+      ADDSCOPE_THROW_IF(config.team > lim.max,
+                        "team size = " << config.team << " (in '" << config
+                                       << "') exceeds team_size_max = "
+                                       << lim.max << " of "
+                                       << ExecSpace::name()
+                                       << "; allowed: 1.." << lim.max);
+      return config;
+    }
+    // team:auto — the recommended team size and a league that fills the
+    // device twice over (enough blocks per SM / chunks per core), never more
+    // teams than there are team-sized pieces of work.
+    const std::int64_t n = std::int64_t(out.extent(0));
+    const int team = std::max(1, lim.recommended);
+    const std::int64_t fill =
+        std::max<std::int64_t>(1, 2 * std::int64_t(exec.concurrency()) / team);
+    const std::int64_t pieces = std::max<std::int64_t>(1, (n + team - 1) / team);
+    return LaunchConfig::team_policy(std::min(fill, pieces), team);
+  }
+  return config;
+}
+
+/// out(i) = x(i) + y(i) for i in [0, N), launched on `exec` as `config` says.
+///
+/// - x, y, out: rank-1 Views of the same arithmetic type, any layout or
+///   stride, accessible from `exec`; x and y may be Views of const.
+/// - out may be x or y (in-place: each element is read before it is written
+///   by the same thread); any other overlap is rejected, as it would race.
+/// - Asynchronous like any Kokkos launch: fence `exec` before reading out.
+/// - `blas` calls KokkosBlas::update, which runs on a default instance of
+///   ExecSpace (Kokkos Kernels 3.4 takes no instance).
+/// - Errors (mismatched extents, bad configuration, partial overlap) throw
+///   InvalidArgument before anything is launched; out is untouched.
+/// - The kernel is labelled config.kernel_label(), e.g.
+///   "addscope::add[team:1024x256]" (team:auto shows what it resolved to).
+///
+/// Returns the configuration that ran (team:auto resolved).
+template <class ExecSpace, class XView, class YView, class OutView>
+LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
+                 const OutView& out,
+                 const LaunchConfig& config = LaunchConfig()) {
+  (void)sizeof(Impl::AddChecks<ExecSpace, XView, YView, OutView>);
+  ADDSCOPE_THROW_IF(x.extent(0) != out.extent(0) || y.extent(0) != out.extent(0),
+                    "extents differ: x.extent(0) = "
+                        << x.extent(0) << ", y.extent(0) = " << y.extent(0)
+                        << ", out.extent(0) = " << out.extent(0)
+                        << "; allowed: all equal");
+  ADDSCOPE_THROW_IF(Impl::partially_overlap(out, x) ||
+                        Impl::partially_overlap(out, y),
+                    "out partially overlaps x or y; allowed: out disjoint "
+                    "from x and y, or exactly x or y (in-place)");
+  const LaunchConfig run = resolve_launch_config(exec, x, y, out, config);
+  const std::int64_t n = std::int64_t(out.extent(0));
+  std::string label = config.kernel_label();
+  if (config.kind == LaunchKind::TeamAuto)
+    label = "addscope::add[team:auto=" + std::to_string(run.league) + "x" +
+            std::to_string(run.team) + "]";
+  if (n == 0) return run;
+
+  switch (run.kind) {
+    case LaunchKind::Range: {
+      const std::int64_t m = (n + run.ilp - 1) / run.ilp;
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> policy(
+          exec, 0, m);
+      if (run.chunk > 0) policy.set_chunk_size(int(run.chunk));
+      auto launch = [&](auto k) {
+        constexpr int K = decltype(k)::value;
+        Kokkos::parallel_for(
+            label, policy,
+            Impl::AddRangeFunctor<K, XView, YView, OutView>{x, y, out, n, m});
+      };
+      switch (run.ilp) {
+        case 1: launch(std::integral_constant<int, 1>()); break;
+        case 2: launch(std::integral_constant<int, 2>()); break;
+        case 4: launch(std::integral_constant<int, 4>()); break;
+        case 8: launch(std::integral_constant<int, 8>()); break;
+        default: launch(std::integral_constant<int, 16>()); break;
+      }
+      break;
+    }
+    case LaunchKind::Team:
+    case LaunchKind::TeamAuto: {
+      using Policy = Impl::AddTeamPolicy<ExecSpace>;
+      Kokkos::parallel_for(
+          label, Policy(exec, run.league, run.team),
+          Impl::AddTeamFunctor<XView, YView, OutView,
+                               typename Policy::member_type>{x, y, out, n});
+      break;
+    }
+    case LaunchKind::Blas: {
+      // KokkosBlas labels its own kernel; the region carries ours.
+      // KokkosBlas runs on the Views' execution space type: view the same
+      // memory with ExecSpace as theirs (a default instance of it runs).
+      Kokkos::Profiling::pushRegion(label);
+      using T = typename OutView::non_const_value_type;
+      KokkosBlas::update(T(1), Impl::on_space<ExecSpace>(x), T(1),
+                         Impl::on_space<ExecSpace>(y), T(0),
+                         Impl::on_space<ExecSpace>(out));
+      Kokkos::Profiling::popRegion();
+      break;
+    }
+  }
+  return run;
+}
+
+/// Forwarding overload: runs on a default instance of out's execution space.
+template <class XView, class YView, class OutView>
+LaunchConfig add(const XView& x, const YView& y, const OutView& out,
+                 const LaunchConfig& config = LaunchConfig()) {
+  return add(typename OutView::execution_space(), x, y, out, config);
+}
+
+}  // namespace addscope
+
+#endif

@@ -1,0 +1,79 @@
+// addscope — the launch configuration: a value the caller chooses, prints and
+// parses back. It knows nothing of kernels or timing.
+#ifndef ADDSCOPE_LAUNCH_LAUNCHCONFIG_HPP
+#define ADDSCOPE_LAUNCH_LAUNCHCONFIG_HPP
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace addscope {
+
+/// How `add` maps the N elements onto Kokkos parallelism.
+enum class LaunchKind {
+  Range,     ///< RangePolicy; Kokkos chooses the block size
+  Team,      ///< TeamPolicy(league, team) with a grid-stride loop
+  TeamAuto,  ///< TeamPolicy with team_size_recommended and a full-device league
+  Blas       ///< KokkosBlas::update, the reference path
+};
+
+/// A launch configuration. Textual forms (see parse_launch_config):
+///   range               RangePolicy, Kokkos chooses the block size
+///   range:chunk=C       RangePolicy with chunk size C (C >= 1)
+///   range:ilp=K         RangePolicy over ceil(N/K) indices, each adding K
+///                       elements spaced ceil(N/K) apart (coalesced);
+///                       K in {1, 2, 4, 8, 16}
+///   range:chunk=C,ilp=K both
+///   team:LxT            TeamPolicy, league L, team size T (L, T >= 1)
+///   LxT                 shorthand for team:LxT (e.g. 1x1, the seed's launch)
+///   team:auto           team_size_recommended, league filling the device
+///   blas                KokkosBlas::update(1, x, 1, y, 0, out)
+struct LaunchConfig {
+  LaunchKind kind = LaunchKind::Range;
+  std::int64_t chunk = 0;   ///< range: 0 = Kokkos' default chunk
+  int ilp = 1;              ///< range: elements per work item
+  std::int64_t league = 0;  ///< team: league size
+  int team = 0;             ///< team: team size
+
+  static LaunchConfig range(std::int64_t chunk = 0, int ilp = 1);
+  static LaunchConfig team_policy(std::int64_t league, int team_size);
+  static LaunchConfig team_auto();
+  static LaunchConfig blas();
+
+  /// Canonical text, parseable by parse_launch_config: "team:1024x256".
+  std::string to_string() const;
+  /// Kernel label: "addscope::add[team:1024x256]".
+  std::string kernel_label() const;
+  /// Structural checks that need no execution space (throws InvalidArgument).
+  void validate() const;
+
+  friend bool operator==(const LaunchConfig& a, const LaunchConfig& b) {
+    return a.kind == b.kind && a.chunk == b.chunk && a.ilp == b.ilp &&
+           a.league == b.league && a.team == b.team;
+  }
+  friend bool operator!=(const LaunchConfig& a, const LaunchConfig& b) {
+    return !(a == b);
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const LaunchConfig& c);
+
+/// Maximum elements per work item accepted by `range:ilp=K`.
+constexpr int max_ilp = 16;
+
+/// The accepted textual forms, for error messages and --help.
+const char* launch_config_forms();
+
+/// Parses one configuration; throws InvalidArgument naming the bad token and
+/// the accepted forms.
+LaunchConfig parse_launch_config(const std::string& text);
+
+/// Parses a list of configurations separated by whitespace or ';'
+/// ("range team:1x1 blas"; commas belong to range options). Empty list →
+/// InvalidArgument.
+std::vector<LaunchConfig> parse_launch_config_list(const std::string& text);
+
+}  // namespace addscope
+
+#endif

@@ -1,0 +1,29 @@
+// addscope — statistics over repeated timings and byte/bandwidth arithmetic.
+#ifndef ADDSCOPE_TIMING_STATS_HPP
+#define ADDSCOPE_TIMING_STATS_HPP
+
+#include <cstdint>
+#include <vector>
+
+namespace addscope {
+
+/// min / median / max / mean of a set of durations in seconds.
+struct Stats {
+  std::size_t count = 0;
+  double min_s = 0, median_s = 0, max_s = 0, mean_s = 0;
+  std::vector<double> samples_s;
+  /// Throws InvalidArgument on an empty sample set or a negative/NaN sample.
+  static Stats of(std::vector<double> samples_s);
+};
+
+/// Bytes moved, counted explicitly (each read and each write once).
+std::uint64_t add_bytes(std::int64_t n, std::size_t elem_size);       // 3 N s
+std::uint64_t copy_bytes(std::int64_t n, std::size_t elem_size);      // 2 N s
+std::uint64_t transfer_bytes(std::int64_t n, std::size_t elem_size);  // N s
+
+/// GB/s with GB = 10^9 bytes; seconds must be > 0.
+double gbps(std::uint64_t bytes, double seconds);
+
+}  // namespace addscope
+
+#endif

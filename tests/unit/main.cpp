@@ -1,0 +1,19 @@
+// One Kokkos initialisation for the whole test binary.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  Kokkos::initialize(argc, argv);
+  int result = 0;
+  {
+    std::cout << "addscope tests on Kokkos " << KOKKOS_VERSION
+              << ", default execution space "
+              << Kokkos::DefaultExecutionSpace::name() << "\n";
+    result = RUN_ALL_TESTS();
+  }
+  Kokkos::finalize();
+  return result;
+}

@@ -1,0 +1,240 @@
+// addscope::add on every enabled execution space: every configuration, the
+// four value types, sizes around warp/team boundaries; random inputs,
+// poisoned outputs, exact comparison with a host reference and the blas path.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Random.hpp>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "addscope/compute/addscope_Add.hpp"
+#include "addscope_TestSpaces.hpp"
+#include "test_util.hpp"
+
+using namespace addscope_test;
+
+template <class Space>
+class Add : public ::testing::Test {};
+TYPED_TEST_SUITE(Add, ExecSpaces);
+
+namespace {
+
+const std::int64_t kSizes[] = {0,    1,    2,    31,   32,     33,
+                               1023, 1024, 1025, 1000007};
+
+// The configurations every space runs; team sizes are clamped to what the
+// space allows (the clamp itself is tested in TeamSizeAboveMaxIsRejected).
+template <class Space>
+std::vector<addscope::LaunchConfig> configs_for(int team_max) {
+  using addscope::LaunchConfig;
+  auto t = [&](int want) { return want < team_max ? want : team_max; };
+  return {LaunchConfig(),
+          addscope::parse_launch_config("range:chunk=4096"),
+          addscope::parse_launch_config("range:chunk=1,ilp=2"),
+          addscope::parse_launch_config("range:ilp=4"),
+          addscope::parse_launch_config("range:ilp=16"),
+          LaunchConfig::team_policy(1, 1),
+          LaunchConfig::team_policy(3, t(7)),
+          LaunchConfig::team_policy(1, t(32)),
+          LaunchConfig::team_policy(5, t(33)),
+          LaunchConfig::team_policy(1024, t(256)),
+          LaunchConfig::team_policy(7, t(team_max)),
+          LaunchConfig::team_auto(),
+          LaunchConfig::blas()};
+}
+
+template <class Space, class T>
+void check_all_configs(std::uint64_t seed) {
+  using MS = typename Space::memory_space;
+  Space exec;
+  for (std::int64_t n : kSizes) {
+    const auto hx = random_values<T>(n, seed + n);
+    const auto hy = random_values<T>(n, seed + 7 * n + 1);
+    auto x = to_device<T, Space>(hx, "x");
+    auto y = to_device<T, Space>(hy, "y");
+    Kokkos::View<const T*, MS> cx = x, cy = y;  // inputs may be const
+    Kokkos::View<T*, MS> out("out", n);
+    const int team_max = addscope::add_team_size_max(exec, cx, cy, out);
+    ASSERT_GE(team_max, 1);
+    // The blas path's result, as a second reference.
+    Kokkos::deep_copy(out, poison<T>());
+    addscope::add(exec, cx, cy, out, addscope::LaunchConfig::blas());
+    exec.fence();
+    const auto ref_blas = to_host(out);
+    for (const auto& cfg : configs_for<Space>(team_max)) {
+      SCOPED_TRACE(cfg.to_string() + " n=" + std::to_string(n));
+      Kokkos::deep_copy(out, poison<T>());
+      const auto ran = addscope::add(exec, cx, cy, out, cfg);
+      exec.fence();
+      if (cfg.kind != addscope::LaunchKind::TeamAuto) EXPECT_EQ(ran, cfg);
+      else EXPECT_EQ(ran.kind, addscope::LaunchKind::Team);
+      const auto got = to_host(out);
+      std::size_t bad = 0;
+      for (std::int64_t i = 0; i < n; ++i) {
+        const T ref = T(hx[i] + hy[i]);
+        if (!same_value(got[i], ref) || !same_value(got[i], ref_blas[i])) {
+          if (bad++ < 3)
+            ADD_FAILURE() << "element " << i << ": got " << got[i]
+                          << ", want " << ref;
+        }
+      }
+      ASSERT_EQ(bad, 0u);
+    }
+  }
+}
+
+}  // namespace
+
+TYPED_TEST(Add, Float) { check_all_configs<TypeParam, float>(1); }
+TYPED_TEST(Add, Double) { check_all_configs<TypeParam, double>(2); }
+TYPED_TEST(Add, Int32) { check_all_configs<TypeParam, std::int32_t>(3); }
+TYPED_TEST(Add, Int64) { check_all_configs<TypeParam, std::int64_t>(4); }
+
+TYPED_TEST(Add, StridedSubviews) {
+  using Space = TypeParam;
+  using MS = typename Space::memory_space;
+  Space exec;
+  const std::int64_t n = 1025;
+  Kokkos::View<float**, Kokkos::LayoutRight, MS> xs("xs", n, 3), ys("ys", n, 2),
+      outs("outs", n, 5);
+  // Fill the parents with random data, poison the output parent.
+  Kokkos::Random_XorShift64_Pool<Space> pool(12345);
+  Kokkos::fill_random(xs, pool, -100.f, 100.f);
+  Kokkos::fill_random(ys, pool, -100.f, 100.f);
+  Kokkos::deep_copy(outs, poison<float>());
+  auto x = Kokkos::subview(xs, Kokkos::ALL, 1);
+  auto y = Kokkos::subview(ys, Kokkos::ALL, 0);
+  auto out = Kokkos::subview(outs, Kokkos::ALL, 4);
+  ASSERT_EQ(x.stride(0), 3u);
+  for (const char* c : {"range", "range:ilp=4", "team:7x1", "team:auto", "blas"}) {
+    SCOPED_TRACE(c);
+    Kokkos::deep_copy(outs, poison<float>());
+    addscope::add(exec, x, y, out, addscope::parse_launch_config(c));
+    exec.fence();
+    const auto hx = to_host(x), hy = to_host(y);
+    const auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), outs);
+    for (std::int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(ho(i, 4), hx[i] + hy[i]) << i;
+      for (int j = 0; j < 4; ++j)  // the rest of the parent is untouched
+        ASSERT_TRUE(std::isnan(ho(i, j))) << i << "," << j;
+    }
+  }
+}
+
+TYPED_TEST(Add, InPlaceAliasing) {
+  using Space = TypeParam;
+  Space exec;
+  const std::int64_t n = 1000007;
+  const auto hx = random_values<double>(n, 99), hy = random_values<double>(n, 98);
+  for (const char* c : {"range", "range:ilp=16", "team:3x1", "team:auto", "blas"}) {
+    SCOPED_TRACE(c);
+    auto x = to_device<double, Space>(hx, "x");
+    auto y = to_device<double, Space>(hy, "y");
+    addscope::add(exec, x, y, x, addscope::parse_launch_config(c));  // x += y
+    addscope::add(exec, x, y, y, addscope::parse_launch_config(c));  // y = x + y
+    exec.fence();
+    const auto gx = to_host(x), gy = to_host(y);
+    for (std::int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(gx[i], hx[i] + hy[i]) << i;
+      ASSERT_EQ(gy[i], (hx[i] + hy[i]) + hy[i]) << i;
+    }
+  }
+}
+
+TYPED_TEST(Add, PartialOverlapIsRejected) {
+  using Space = TypeParam;
+  using MS = typename Space::memory_space;
+  Kokkos::View<int*, MS> v("v", 150);
+  auto a = Kokkos::subview(v, std::make_pair(0, 50));
+  auto b = Kokkos::subview(v, std::make_pair(1, 51));
+  auto c = Kokkos::subview(v, std::make_pair(100, 150));
+  // out = v[1, 51) overlaps x = v[0, 50) partially.
+  EXPECT_THROW(addscope::add(Space(), a, c, b), addscope::InvalidArgument);
+  // x and y may overlap each other (they are only read); out is disjoint.
+  EXPECT_NO_THROW(addscope::add(Space(), a, b, c));
+  EXPECT_NO_THROW(addscope::add(Space(), b, b, c));
+  Space().fence();
+}
+
+TYPED_TEST(Add, MismatchedExtentsNameBothAndLeaveOutUntouched) {
+  using Space = TypeParam;
+  using MS = typename Space::memory_space;
+  Kokkos::View<float*, MS> x("x", 33), y("y", 32), out("out", 33);
+  Kokkos::deep_copy(out, 7.5f);
+  try {
+    addscope::add(Space(), x, y, out, addscope::LaunchConfig());
+    ADD_FAILURE() << "no error";
+  } catch (const addscope::InvalidArgument& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("x.extent(0) = 33"), std::string::npos) << m;
+    EXPECT_NE(m.find("y.extent(0) = 32"), std::string::npos) << m;
+  }
+  for (float v : to_host(out)) ASSERT_EQ(v, 7.5f);
+}
+
+TYPED_TEST(Add, TeamSizeAboveMaxIsRejected) {
+  using Space = TypeParam;
+  using MS = typename Space::memory_space;
+  Space exec;
+  Kokkos::View<float*, MS> x("x", 64), y("y", 64), out("out", 64);
+  Kokkos::deep_copy(out, 2.5f);
+  const int max = addscope::add_team_size_max(exec, x, y, out);
+  EXPECT_NO_THROW(addscope::add(exec, x, y, out,
+                                addscope::LaunchConfig::team_policy(2, max)));
+  exec.fence();
+  Kokkos::deep_copy(out, 2.5f);
+  try {
+    addscope::add(exec, x, y, out,
+                  addscope::LaunchConfig::team_policy(2, max + 1));
+    ADD_FAILURE() << "no error";
+  } catch (const addscope::InvalidArgument& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("team_size_max = " + std::to_string(max)),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("team size = " + std::to_string(max + 1)),
+              std::string::npos)
+        << m;
+  }
+  for (float v : to_host(out)) ASSERT_EQ(v, 2.5f);
+}
+
+namespace {
+std::vector<std::string>& seen_names() {
+  static std::vector<std::string> v;
+  return v;
+}
+void record_kernel(const char* name, std::uint32_t, std::uint64_t*) {
+  seen_names().push_back(name);
+}
+void record_region(const char* name) { seen_names().push_back(name); }
+}  // namespace
+
+TYPED_TEST(Add, KernelLabelsReachKokkosTools) {
+  using Space = TypeParam;
+  using MS = typename Space::memory_space;
+  Space exec;
+  Kokkos::View<float*, MS> x("x", 100), y("y", 100), out("out", 100);
+  seen_names().clear();
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(record_kernel);
+  Kokkos::Tools::Experimental::set_push_region_callback(record_region);
+  addscope::add(exec, x, y, out, addscope::parse_launch_config("1x1"));
+  addscope::add(exec, x, y, out, addscope::parse_launch_config("range:ilp=4"));
+  const auto ran = addscope::add(exec, x, y, out, addscope::LaunchConfig::team_auto());
+  addscope::add(exec, x, y, out, addscope::LaunchConfig::blas());
+  exec.fence();
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  Kokkos::Tools::Experimental::set_push_region_callback(nullptr);
+  auto has = [&](const std::string& n) {
+    for (const auto& s : seen_names())
+      if (s == n) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("addscope::add[team:1x1]"));
+  EXPECT_TRUE(has("addscope::add[range:ilp=4]"));
+  EXPECT_TRUE(has("addscope::add[team:auto=" + std::to_string(ran.league) +
+                  "x" + std::to_string(ran.team) + "]"));
+  EXPECT_TRUE(has("addscope::add[blas]"));
+}

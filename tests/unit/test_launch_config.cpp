@@ -1,0 +1,125 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "addscope/core/addscope_Error.hpp"
+#include "addscope/launch/addscope_LaunchConfig.hpp"
+
+using addscope::LaunchConfig;
+using addscope::LaunchKind;
+using addscope::parse_launch_config;
+
+TEST(LaunchConfig, GoodFormsRoundTrip) {
+  for (const char* s : {"range", "range:chunk=4096", "range:ilp=4",
+                        "range:chunk=7,ilp=16", "team:1024x256", "team:1x1",
+                        "team:auto", "blas"}) {
+    SCOPED_TRACE(s);
+    const LaunchConfig c = parse_launch_config(s);
+    EXPECT_EQ(c.to_string(), s);
+    EXPECT_EQ(parse_launch_config(c.to_string()), c);
+  }
+}
+
+TEST(LaunchConfig, ShorthandsAndFields) {
+  const LaunchConfig t = parse_launch_config("1x1");
+  EXPECT_EQ(t.kind, LaunchKind::Team);
+  EXPECT_EQ(t.league, 1);
+  EXPECT_EQ(t.team, 1);
+  EXPECT_EQ(t.to_string(), "team:1x1");
+  const LaunchConfig u = parse_launch_config("2112x256");
+  EXPECT_EQ(u.league, 2112);
+  EXPECT_EQ(u.team, 256);
+  const LaunchConfig r = parse_launch_config("range:ilp=8,chunk=32");
+  EXPECT_EQ(r.kind, LaunchKind::Range);
+  EXPECT_EQ(r.chunk, 32);
+  EXPECT_EQ(r.ilp, 8);
+  EXPECT_EQ(r.to_string(), "range:chunk=32,ilp=8");
+  EXPECT_EQ(LaunchConfig().to_string(), "range");
+}
+
+TEST(LaunchConfig, KernelLabelNamesTheConfiguration) {
+  EXPECT_EQ(parse_launch_config("team:1024x256").kernel_label(),
+            "addscope::add[team:1024x256]");
+  EXPECT_EQ(parse_launch_config("range").kernel_label(), "addscope::add[range]");
+}
+
+TEST(LaunchConfig, BadFormsNameTokenAndAcceptedForms) {
+  struct Case {
+    const char* text;
+    const char* token;
+  };
+  const Case cases[] = {
+      {"", "empty"},
+      {"rang", "'rang'"},
+      {"range:", "nothing after"},
+      {"range:chunk=0", "'0'"},
+      {"range:chunk=-1", "'-1'"},
+      {"range:chunk=abc", "'abc'"},
+      {"range:chunk=", "chunk must be"},
+      {"range:ilp=3", "'3'"},
+      {"range:ilp=32", "'32'"},
+      {"range:ilp=0", "'0'"},
+      {"range:foo=1", "'foo'"},
+      {"range:chunk", "'chunk'"},
+      {"range:chunk=1,chunk=2", "repeated"},
+      {"range:chunk=4,", "trailing comma"},
+      {"team", "team needs"},
+      {"team:", "expected LxT"},
+      {"team:0x1", "league size"},
+      {"team:1x0", "team size"},
+      {"team:x", "league size"},
+      {"team:1x", "team size"},
+      {"team:axb", "'a'"},
+      {"team:auto2", "'auto2'"},
+      {"team:-1x4", "'-1'"},
+      {"team: 1x4", "' 1'"},
+      {"blas:1", "blas takes no options"},
+      {"1x", "team size"},
+      {"x1", "'x1'"},
+      {"1x1x1", "'1x1'"},
+      {"99999999999999999999x1", "league size"},
+      {"1x99999999999", "team size"},
+      {"RANGE", "'RANGE'"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.text);
+    try {
+      parse_launch_config(c.text);
+      ADD_FAILURE() << "no error for '" << c.text << "'";
+    } catch (const addscope::InvalidArgument& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(c.token), std::string::npos) << m;
+      EXPECT_NE(m.find("accepted forms"), std::string::npos) << m;
+      EXPECT_NE(m.find("team:LxT"), std::string::npos) << m;
+    }
+  }
+}
+
+TEST(LaunchConfig, FactoriesValidate) {
+  EXPECT_THROW(LaunchConfig::team_policy(0, 1), addscope::InvalidArgument);
+  EXPECT_THROW(LaunchConfig::team_policy(1, 0), addscope::InvalidArgument);
+  EXPECT_THROW(LaunchConfig::team_policy(-5, 32), addscope::InvalidArgument);
+  EXPECT_THROW(LaunchConfig::range(-1), addscope::InvalidArgument);
+  EXPECT_THROW(LaunchConfig::range(0, 3), addscope::InvalidArgument);
+  try {
+    LaunchConfig::team_policy(1, -3);
+    ADD_FAILURE();
+  } catch (const addscope::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("team size = -3"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(LaunchConfig, Lists) {
+  const auto v = addscope::parse_launch_config_list("range  team:1x1;blas\n1x1");
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_EQ(v[0].to_string(), "range");
+  EXPECT_EQ(v[1].to_string(), "team:1x1");
+  EXPECT_EQ(v[2].to_string(), "blas");
+  EXPECT_EQ(v[3].to_string(), "team:1x1");
+  EXPECT_THROW(addscope::parse_launch_config_list(""), addscope::InvalidArgument);
+  EXPECT_THROW(addscope::parse_launch_config_list(" ; ;"),
+               addscope::InvalidArgument);
+  EXPECT_THROW(addscope::parse_launch_config_list("range bogus"),
+               addscope::InvalidArgument);
+}
