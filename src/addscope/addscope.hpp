@@ -4,6 +4,7 @@
 
 #include "addscope/compute/addscope_Add.hpp"
 #include "addscope/core/addscope_Error.hpp"
+#include "addscope/core/addscope_Memory.hpp"
 #include "addscope/launch/addscope_LaunchConfig.hpp"
 #include "addscope/report/addscope_Report.hpp"
 #include "addscope/timing/addscope_Measure.hpp"

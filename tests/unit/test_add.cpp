@@ -31,7 +31,11 @@ std::vector<addscope::LaunchConfig> configs_for(int team_max) {
   using addscope::LaunchConfig;
   auto t = [&](int want) { return want < team_max ? want : team_max; };
   return {LaunchConfig(),
+          addscope::parse_launch_config("range:ilp=1"),
           addscope::parse_launch_config("range:chunk=4096"),
+          addscope::parse_launch_config("vector"),
+          addscope::parse_launch_config("vector:ilp=1"),
+          addscope::parse_launch_config("vector:chunk=3,ilp=16"),
           addscope::parse_launch_config("range:chunk=1,ilp=2"),
           addscope::parse_launch_config("range:ilp=4"),
           addscope::parse_launch_config("range:ilp=16"),
@@ -68,8 +72,11 @@ void check_all_configs(std::uint64_t seed) {
       Kokkos::deep_copy(out, poison<T>());
       const auto ran = addscope::add(exec, cx, cy, out, cfg);
       exec.fence();
-      if (cfg.kind != addscope::LaunchKind::TeamAuto) EXPECT_EQ(ran, cfg);
-      else EXPECT_EQ(ran.kind, addscope::LaunchKind::Team);
+      if (!cfg.is_auto()) EXPECT_EQ(ran, cfg);
+      else if (cfg.kind == addscope::LaunchKind::TeamAuto)
+        EXPECT_EQ(ran.kind, addscope::LaunchKind::Team);
+      else
+        EXPECT_GE(ran.ilp, 1);
       const auto got = to_host(out);
       std::size_t bad = 0;
       for (std::int64_t i = 0; i < n; ++i) {
@@ -108,6 +115,10 @@ TYPED_TEST(Add, StridedSubviews) {
   auto y = Kokkos::subview(ys, Kokkos::ALL, 0);
   auto out = Kokkos::subview(outs, Kokkos::ALL, 4);
   ASSERT_EQ(x.stride(0), 3u);
+  // 16-byte packs need contiguous Views: refused, out untouched.
+  Kokkos::deep_copy(outs, poison<float>());
+  EXPECT_THROW(addscope::add(exec, x, y, out, addscope::LaunchConfig::vector()),
+               addscope::InvalidArgument);
   for (const char* c : {"range", "range:ilp=4", "team:7x1", "team:auto", "blas"}) {
     SCOPED_TRACE(c);
     Kokkos::deep_copy(outs, poison<float>());
@@ -128,7 +139,8 @@ TYPED_TEST(Add, InPlaceAliasing) {
   Space exec;
   const std::int64_t n = 1000007;
   const auto hx = random_values<double>(n, 99), hy = random_values<double>(n, 98);
-  for (const char* c : {"range", "range:ilp=16", "team:3x1", "team:auto", "blas"}) {
+  for (const char* c :
+       {"range", "range:ilp=16", "vector", "team:3x1", "team:auto", "blas"}) {
     SCOPED_TRACE(c);
     auto x = to_device<double, Space>(hx, "x");
     auto y = to_device<double, Space>(hy, "y");
@@ -234,7 +246,7 @@ TYPED_TEST(Add, KernelLabelsReachKokkosTools) {
   };
   EXPECT_TRUE(has("addscope::add[team:1x1]"));
   EXPECT_TRUE(has("addscope::add[range:ilp=4]"));
-  EXPECT_TRUE(has("addscope::add[team:auto=" + std::to_string(ran.league) +
-                  "x" + std::to_string(ran.team) + "]"));
+  EXPECT_TRUE(has("addscope::add[team:auto(" + std::to_string(ran.league) +
+                  "x" + std::to_string(ran.team) + ")]"));
   EXPECT_TRUE(has("addscope::add[blas]"));
 }

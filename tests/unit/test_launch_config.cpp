@@ -10,7 +10,8 @@ using addscope::LaunchKind;
 using addscope::parse_launch_config;
 
 TEST(LaunchConfig, GoodFormsRoundTrip) {
-  for (const char* s : {"range", "range:chunk=4096", "range:ilp=4",
+  for (const char* s : {"range", "range:chunk=4096", "range:ilp=4", "range:ilp=1",
+                        "vector", "vector:ilp=2", "vector:chunk=64,ilp=4",
                         "range:chunk=7,ilp=16", "team:1024x256", "team:1x1",
                         "team:auto", "blas"}) {
     SCOPED_TRACE(s);
@@ -35,6 +36,19 @@ TEST(LaunchConfig, ShorthandsAndFields) {
   EXPECT_EQ(r.ilp, 8);
   EXPECT_EQ(r.to_string(), "range:chunk=32,ilp=8");
   EXPECT_EQ(LaunchConfig().to_string(), "range");
+}
+
+TEST(LaunchConfig, AutomaticChoicesShowWhatTheyResolvedTo) {
+  EXPECT_TRUE(LaunchConfig().is_auto());
+  EXPECT_TRUE(LaunchConfig::team_auto().is_auto());
+  EXPECT_FALSE(parse_launch_config("range:ilp=1").is_auto());
+  EXPECT_EQ(LaunchConfig().kernel_label(LaunchConfig::range(0, 4)),
+            "addscope::add[range(ilp=4)]");
+  EXPECT_EQ(LaunchConfig::team_auto().kernel_label(
+                LaunchConfig::team_policy(8448, 64)),
+            "addscope::add[team:auto(8448x64)]");
+  const auto t = parse_launch_config("team:2x3");
+  EXPECT_EQ(t.kernel_label(t), "addscope::add[team:2x3]");
 }
 
 TEST(LaunchConfig, KernelLabelNamesTheConfiguration) {
@@ -74,6 +88,9 @@ TEST(LaunchConfig, BadFormsNameTokenAndAcceptedForms) {
       {"team:-1x4", "'-1'"},
       {"team: 1x4", "' 1'"},
       {"blas:1", "blas takes no options"},
+      {"vector:", "nothing after 'vector:'"},
+      {"vector:ilp=5", "'5'"},
+      {"vector:team=4", "'team'"},
       {"1x", "team size"},
       {"x1", "'x1'"},
       {"1x1x1", "'1x1'"},

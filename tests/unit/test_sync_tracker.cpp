@@ -29,7 +29,7 @@ TEST(SyncTracker, DeviceIdsDecode) {
 }
 
 TEST(SyncTracker, HostKernelsWaitForNothing) {
-  SyncTracker t;
+  SyncTracker t(false);
   const auto k = t.kernel_begin("host::work", DeviceKind::OpenMP);
   busy_for(0.01);
   t.kernel_end(k);
@@ -51,7 +51,7 @@ TEST(SyncTracker, HostKernelsWaitForNothing) {
 TEST(SyncTracker, FenceWithoutProbeAbsorbsPendingKernel) {
   // An asynchronous kernel with no way to ask the device (no CUDA context
   // here): the deep_copy that fences is charged with the wait.
-  SyncTracker t;
+  SyncTracker t(false);
   const auto k = t.kernel_begin("user::add [1x1]", DeviceKind::Cuda);
   t.kernel_end(k);
   const auto quick = t.call_begin("allocate mirror", "step");
@@ -77,7 +77,7 @@ TEST(SyncTracker, FenceWithoutProbeAbsorbsPendingKernel) {
 }
 
 TEST(SyncTracker, NestedCallsNameTheirParentAndInnermostWins) {
-  SyncTracker t;
+  SyncTracker t(false);
   const auto k = t.kernel_begin("k", DeviceKind::Cuda);
   t.kernel_end(k);
   const auto outer = t.call_begin("deep_copy a<-b", "deep_copy");
@@ -93,7 +93,7 @@ TEST(SyncTracker, NestedCallsNameTheirParentAndInnermostWins) {
 }
 
 TEST(SyncTracker, JsonAndClear) {
-  SyncTracker t;
+  SyncTracker t(false);
   const auto k = t.kernel_begin("k", DeviceKind::Cuda);
   t.kernel_end(k);
   const auto c = t.call_begin("fence", "fence");

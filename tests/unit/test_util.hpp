@@ -61,7 +61,13 @@ Kokkos::View<T*, typename Space::memory_space> to_device(
 /// Host copy of any rank-1 View (strided too).
 template <class View>
 std::vector<typename View::non_const_value_type> to_host(const View& v) {
-  auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  // Strided Views go through a contiguous copy in their own space first.
+  Kokkos::View<typename View::non_const_value_type*,
+               typename View::memory_space>
+      c(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("copy")),
+        v.extent(0));
+  Kokkos::deep_copy(c, v);
+  auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
   std::vector<typename View::non_const_value_type> out(v.extent(0));
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = m(i);
   return out;

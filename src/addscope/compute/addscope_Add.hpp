@@ -86,8 +86,8 @@ TeamLimits<ExecSpace, XView, YView, OutView> team_limits(
     const ExecSpace& exec, const XView& x, const YView& y,
     const OutView& out) {
   using Policy = AddTeamPolicy<ExecSpace>;
-  using F = AddTeamFunctor<XView, YView, OutView,
-                           typename Policy::member_type>;
+  using F = AddTeamFunctor<XView, YView, OutView, typename Policy::member_type,
+                           interleave_threads<ExecSpace>()>;
   const F f{x, y, out, 0};
   Policy p(exec, 1, Kokkos::AUTO);
   return {p.team_size_max(f, Kokkos::ParallelForTag()),
@@ -103,36 +103,70 @@ int add_team_size_max(const ExecSpace& exec, const XView& x, const YView& y,
   return Impl::team_limits(exec, x, y, out).max;
 }
 
-/// Validates `config` against `exec` and the problem size and resolves
-/// `team:auto` to the concrete team:LxT it will run. Throws InvalidArgument
-/// (team size above team_size_max states the maximum).
+/// Validates `config` against `exec`, the Views and the problem size, and
+/// resolves automatic choices to the concrete configuration that will run:
+/// - range / vector without ilp: 4 items per work item on GPUs, 1 on CPUs
+///   (Kokkos 3.4 launches a plain RangePolicy add in 64-thread blocks of one
+///   element per thread on Hopper, which caps it near 1.2 TB/s);
+/// - team:auto: team_size_recommended and a league that fills the device.
+/// Throws InvalidArgument (a team size above team_size_max states it).
 template <class ExecSpace, class XView, class YView, class OutView>
 LaunchConfig resolve_launch_config(const ExecSpace& exec, const XView& x,
                                    const YView& y, const OutView& out,
                                    const LaunchConfig& config) {
   config.validate();
-  if (config.kind == LaunchKind::Team || config.kind == LaunchKind::TeamAuto) {
-    const auto lim = Impl::team_limits(exec, x, y, out);
-    if (config.kind == LaunchKind::Team) {
-      ADDSCOPE_THROW_IF(config.team > lim.max,
-                        "team size = " << config.team << " (in '" << config
-                                       << "') exceeds team_size_max = "
-                                       << lim.max << " of "
-                                       << ExecSpace::name()
-                                       << "; allowed: 1.." << lim.max);
-      return config;
+  LaunchConfig run = config;
+  switch (config.kind) {
+    case LaunchKind::Vector: {
+      using T = typename OutView::non_const_value_type;
+      auto misaligned = [](const void* p) {
+        return reinterpret_cast<std::uintptr_t>(p) % 16 != 0;
+      };
+      ADDSCOPE_THROW_IF(
+          sizeof(T) > 16 || 16 % sizeof(T) != 0,
+          "launch configuration 'vector' needs an element size dividing 16 "
+          "bytes; got " << sizeof(T));
+      ADDSCOPE_THROW_IF(
+          (out.extent(0) > 1 &&
+           (x.stride(0) != 1 || y.stride(0) != 1 || out.stride(0) != 1)) ||
+              misaligned(x.data()) || misaligned(y.data()) ||
+              misaligned(out.data()),
+          "launch configuration '"
+              << config << "' needs contiguous, 16-byte aligned Views; got "
+              << "strides (x, y, out) = (" << x.stride(0) << ", "
+              << y.stride(0) << ", " << out.stride(0)
+              << "); allowed: stride 1 and aligned data (else use 'range')");
     }
-    // team:auto — the recommended team size and a league that fills the
-    // device twice over (enough blocks per SM / chunks per core), never more
-    // teams than there are team-sized pieces of work.
-    const std::int64_t n = std::int64_t(out.extent(0));
-    const int team = std::max(1, lim.recommended);
-    const std::int64_t fill =
-        std::max<std::int64_t>(1, 2 * std::int64_t(exec.concurrency()) / team);
-    const std::int64_t pieces = std::max<std::int64_t>(1, (n + team - 1) / team);
-    return LaunchConfig::team_policy(std::min(fill, pieces), team);
+      /* fall through */
+    case LaunchKind::Range:
+      if (run.ilp == 0) run.ilp = Impl::interleave_threads<ExecSpace>() ? 4 : 1;
+      return run;
+    case LaunchKind::Team:
+    case LaunchKind::TeamAuto: {
+      const auto lim = Impl::team_limits(exec, x, y, out);
+      if (config.kind == LaunchKind::Team) {
+        ADDSCOPE_THROW_IF(config.team > lim.max,
+                          "team size = " << config.team << " (in '" << config
+                                         << "') exceeds team_size_max = "
+                                         << lim.max << " of "
+                                         << ExecSpace::name()
+                                         << "; allowed: 1.." << lim.max);
+        return run;
+      }
+      // Enough teams to fill the device twice over (blocks per SM / chunks
+      // per core), never more than there are team-sized pieces of work.
+      const std::int64_t n = std::int64_t(out.extent(0));
+      const int team = std::max(1, lim.recommended);
+      const std::int64_t fill = std::max<std::int64_t>(
+          1, 2 * std::int64_t(exec.concurrency()) / team);
+      const std::int64_t pieces =
+          std::max<std::int64_t>(1, (n + team - 1) / team);
+      return LaunchConfig::team_policy(std::min(fill, pieces), team);
+    }
+    case LaunchKind::Blas:
+      break;
   }
-  return config;
+  return run;
 }
 
 /// out(i) = x(i) + y(i) for i in [0, N), launched on `exec` as `config` says.
@@ -147,7 +181,8 @@ LaunchConfig resolve_launch_config(const ExecSpace& exec, const XView& x,
 /// - Errors (mismatched extents, bad configuration, partial overlap) throw
 ///   InvalidArgument before anything is launched; out is untouched.
 /// - The kernel is labelled config.kernel_label(), e.g.
-///   "addscope::add[team:1024x256]" (team:auto shows what it resolved to).
+///   "addscope::add[team:1024x256]"; automatic choices show what they
+///   resolved to: "addscope::add[team:auto(8448x64)]".
 ///
 /// Returns the configuration that ran (team:auto resolved).
 template <class ExecSpace, class XView, class YView, class OutView>
@@ -166,10 +201,7 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
                     "from x and y, or exactly x or y (in-place)");
   const LaunchConfig run = resolve_launch_config(exec, x, y, out, config);
   const std::int64_t n = std::int64_t(out.extent(0));
-  std::string label = config.kernel_label();
-  if (config.kind == LaunchKind::TeamAuto)
-    label = "addscope::add[team:auto=" + std::to_string(run.league) + "x" +
-            std::to_string(run.team) + "]";
+  const std::string label = config.kernel_label(run);
   if (n == 0) return run;
 
   switch (run.kind) {
@@ -193,13 +225,43 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
       }
       break;
     }
+    case LaunchKind::Vector: {
+      using T = typename OutView::non_const_value_type;
+      using P = Impl::Pack16<T>;
+      const std::int64_t packs = n / P::width;
+      const std::int64_t m =
+          std::max<std::int64_t>(1, (packs + run.ilp - 1) / run.ilp);
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> policy(
+          exec, 0, m);
+      if (run.chunk > 0) policy.set_chunk_size(int(run.chunk));
+      auto launch = [&](auto k) {
+        constexpr int K = decltype(k)::value;
+        Kokkos::parallel_for(
+            label, policy,
+            Impl::AddVectorFunctor<K, T>{
+                reinterpret_cast<const P*>(x.data()),
+                reinterpret_cast<const P*>(y.data()),
+                reinterpret_cast<P*>(out.data()), x.data(), y.data(),
+                out.data(), packs, m, n});
+      };
+      switch (run.ilp) {
+        case 1: launch(std::integral_constant<int, 1>()); break;
+        case 2: launch(std::integral_constant<int, 2>()); break;
+        case 4: launch(std::integral_constant<int, 4>()); break;
+        case 8: launch(std::integral_constant<int, 8>()); break;
+        default: launch(std::integral_constant<int, 16>()); break;
+      }
+      break;
+    }
     case LaunchKind::Team:
     case LaunchKind::TeamAuto: {
       using Policy = Impl::AddTeamPolicy<ExecSpace>;
       Kokkos::parallel_for(
           label, Policy(exec, run.league, run.team),
           Impl::AddTeamFunctor<XView, YView, OutView,
-                               typename Policy::member_type>{x, y, out, n});
+                               typename Policy::member_type,
+                               Impl::interleave_threads<ExecSpace>()>{x, y,
+                                                                     out, n});
       break;
     }
     case LaunchKind::Blas: {

@@ -49,6 +49,14 @@ LaunchConfig LaunchConfig::range(std::int64_t chunk, int ilp) {
   c.validate();
   return c;
 }
+LaunchConfig LaunchConfig::vector(std::int64_t chunk, int ilp) {
+  LaunchConfig c;
+  c.kind = LaunchKind::Vector;
+  c.chunk = chunk;
+  c.ilp = ilp;
+  c.validate();
+  return c;
+}
 LaunchConfig LaunchConfig::team_policy(std::int64_t league, int team_size) {
   LaunchConfig c;
   c.kind = LaunchKind::Team;
@@ -71,14 +79,15 @@ LaunchConfig LaunchConfig::blas() {
 void LaunchConfig::validate() const {
   switch (kind) {
     case LaunchKind::Range:
-      ADDSCOPE_THROW_IF(chunk < 0, "range chunk = " << chunk
-                                                    << " is invalid; allowed: "
-                                                       "0 (Kokkos' default) or "
-                                                       ">= 1");
-      ADDSCOPE_THROW_IF(ilp < 1 || ilp > max_ilp || (ilp & (ilp - 1)) != 0,
-                        "range ilp = " << ilp
-                                       << " is invalid; allowed: 1, 2, 4, 8, "
-                                          "16");
+    case LaunchKind::Vector:
+      ADDSCOPE_THROW_IF(chunk < 0, "chunk = " << chunk
+                                              << " is invalid; allowed: "
+                                                 "0 (Kokkos' default) or "
+                                                 ">= 1");
+      ADDSCOPE_THROW_IF(ilp < 0 || ilp > max_ilp || (ilp & (ilp - 1)) != 0,
+                        "ilp = " << ilp
+                                 << " is invalid; allowed: 0 (auto), 1, 2, 4, "
+                                    "8, 16");
       break;
     case LaunchKind::Team:
       ADDSCOPE_THROW_IF(league < 1 || league > max_league,
@@ -100,11 +109,12 @@ std::string LaunchConfig::to_string() const {
   std::ostringstream os;
   switch (kind) {
     case LaunchKind::Range:
-      os << "range";
-      if (chunk > 0 || ilp > 1) os << ':';
+    case LaunchKind::Vector:
+      os << (kind == LaunchKind::Range ? "range" : "vector");
+      if (chunk > 0 || ilp > 0) os << ':';
       if (chunk > 0) os << "chunk=" << chunk;
-      if (chunk > 0 && ilp > 1) os << ',';
-      if (ilp > 1) os << "ilp=" << ilp;
+      if (chunk > 0 && ilp > 0) os << ',';
+      if (ilp > 0) os << "ilp=" << ilp;
       break;
     case LaunchKind::Team:
       os << "team:" << league << 'x' << team;
@@ -123,13 +133,29 @@ std::string LaunchConfig::kernel_label() const {
   return "addscope::add[" + to_string() + "]";
 }
 
+bool LaunchConfig::is_auto() const {
+  return kind == LaunchKind::TeamAuto ||
+         ((kind == LaunchKind::Range || kind == LaunchKind::Vector) && ilp == 0);
+}
+
+std::string LaunchConfig::kernel_label(const LaunchConfig& ran) const {
+  if (!is_auto() || ran == *this) return kernel_label();
+  std::string resolved;
+  if (ran.kind == LaunchKind::Team)
+    resolved = std::to_string(ran.league) + "x" + std::to_string(ran.team);
+  else
+    resolved = "ilp=" + std::to_string(ran.ilp);
+  return "addscope::add[" + to_string() + "(" + resolved + ")]";
+}
+
 std::ostream& operator<<(std::ostream& os, const LaunchConfig& c) {
   return os << c.to_string();
 }
 
 const char* launch_config_forms() {
-  return "range | range:chunk=C | range:ilp=K | range:chunk=C,ilp=K | "
-         "team:LxT | LxT | team:auto | blas (C, L, T >= 1; K in 1, 2, 4, 8, 16)";
+  return "range | range:ilp=K | range:chunk=C | range:chunk=C,ilp=K | "
+         "vector | vector:ilp=K | team:LxT | LxT | team:auto | blas "
+         "(C, L, T >= 1; K in 1, 2, 4, 8, 16)";
 }
 
 LaunchConfig parse_launch_config(const std::string& text) {
@@ -152,10 +178,11 @@ LaunchConfig parse_launch_config(const std::string& text) {
     return LaunchConfig::team_policy(l, static_cast<int>(t));
   };
 
-  if (head == "range") {
-    LaunchConfig c = LaunchConfig::range();
+  if (head == "range" || head == "vector") {
+    LaunchConfig c = head == "range" ? LaunchConfig::range()
+                                     : LaunchConfig::vector();
     if (!has_args) return c;
-    if (args.empty()) bad(text, "", "nothing after 'range:'");
+    if (args.empty()) bad(text, "", "nothing after '" + head + ":'");
     bool seen_chunk = false, seen_ilp = false;
     std::istringstream is(args);
     std::string kv;
@@ -175,7 +202,7 @@ LaunchConfig parse_launch_config(const std::string& text) {
         c.ilp = static_cast<int>(v);
         seen_ilp = true;
       } else {
-        bad(text, key, "unknown or repeated range option");
+        bad(text, key, "unknown or repeated " + head + " option");
       }
     }
     if (!args.empty() && args.back() == ',') bad(text, ",", "trailing comma");

@@ -13,38 +13,51 @@ namespace addscope {
 /// How `add` maps the N elements onto Kokkos parallelism.
 enum class LaunchKind {
   Range,     ///< RangePolicy; Kokkos chooses the block size
+  Vector,    ///< RangePolicy over 16-byte packs (contiguous, aligned Views)
   Team,      ///< TeamPolicy(league, team) with a grid-stride loop
   TeamAuto,  ///< TeamPolicy with team_size_recommended and a full-device league
   Blas       ///< KokkosBlas::update, the reference path
 };
 
 /// A launch configuration. Textual forms (see parse_launch_config):
-///   range               RangePolicy, Kokkos chooses the block size
-///   range:chunk=C       RangePolicy with chunk size C (C >= 1)
+///   range               RangePolicy, Kokkos chooses the block size; addscope
+///                       chooses the elements per work item (ilp): 4 on GPUs,
+///                       1 on CPUs (see README: why Kokkos 3.4's plain
+///                       RangePolicy add is slow on Hopper)
 ///   range:ilp=K         RangePolicy over ceil(N/K) indices, each adding K
 ///                       elements spaced ceil(N/K) apart (coalesced);
-///                       K in {1, 2, 4, 8, 16}
-///   range:chunk=C,ilp=K both
+///                       K in {1, 2, 4, 8, 16}; range:ilp=1 is the plain
+///                       one-element-per-index RangePolicy
+///   range:chunk=C       RangePolicy with chunk size C (C >= 1), combinable:
+///                       range:chunk=C,ilp=K
+///   vector[:ilp=K]      like range, over 16-byte packs (float4, double2...):
+///                       needs contiguous, 16-byte aligned Views
 ///   team:LxT            TeamPolicy, league L, team size T (L, T >= 1)
 ///   LxT                 shorthand for team:LxT (e.g. 1x1, the seed's launch)
 ///   team:auto           team_size_recommended, league filling the device
 ///   blas                KokkosBlas::update(1, x, 1, y, 0, out)
 struct LaunchConfig {
   LaunchKind kind = LaunchKind::Range;
-  std::int64_t chunk = 0;   ///< range: 0 = Kokkos' default chunk
-  int ilp = 1;              ///< range: elements per work item
+  std::int64_t chunk = 0;   ///< range/vector: 0 = Kokkos' default chunk
+  int ilp = 0;              ///< range/vector: items per work item, 0 = auto
   std::int64_t league = 0;  ///< team: league size
   int team = 0;             ///< team: team size
 
-  static LaunchConfig range(std::int64_t chunk = 0, int ilp = 1);
+  static LaunchConfig range(std::int64_t chunk = 0, int ilp = 0);
+  static LaunchConfig vector(std::int64_t chunk = 0, int ilp = 0);
   static LaunchConfig team_policy(std::int64_t league, int team_size);
   static LaunchConfig team_auto();
   static LaunchConfig blas();
 
   /// Canonical text, parseable by parse_launch_config: "team:1024x256".
   std::string to_string() const;
-  /// Kernel label: "addscope::add[team:1024x256]".
+  /// Kernel label: "addscope::add[team:1024x256]". For a configuration
+  /// resolved from an automatic one, pass the resolved one as `ran`:
+  /// "addscope::add[team:auto(8448x64)]", "addscope::add[range(ilp=4)]".
   std::string kernel_label() const;
+  std::string kernel_label(const LaunchConfig& ran) const;
+  /// Does this configuration leave a choice to resolve_launch_config?
+  bool is_auto() const;
   /// Structural checks that need no execution space (throws InvalidArgument).
   void validate() const;
 

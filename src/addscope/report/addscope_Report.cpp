@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "addscope/core/addscope_Error.hpp"
@@ -71,10 +72,15 @@ nlohmann::json to_json(const SeedResult& r) {
 }
 
 namespace {
+// A cell that is a number, optionally followed by a unit ("6.1 ms", "97%").
 bool numeric(const std::string& s) {
   if (s.empty()) return false;
-  const char c = s[0];
-  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.';
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  if (end == s.c_str()) return false;
+  const std::string rest(end);
+  return rest.empty() || rest == "%" || rest == " s" || rest == " ms" ||
+         rest == " us" || rest == " ns";
 }
 }  // namespace
 

@@ -112,5 +112,9 @@ std::unique_ptr<DeviceProbe> DeviceProbe::make_cuda() {
   return std::unique_ptr<DeviceProbe>(new NoProbe());
 }
 
+std::unique_ptr<DeviceProbe> DeviceProbe::make_none() {
+  return std::unique_ptr<DeviceProbe>(new NoProbe());
+}
+
 }  // namespace Impl
 }  // namespace addscope

@@ -20,6 +20,8 @@ class DeviceProbe {
   /// A CUDA probe if libcuda can be opened and a context is current on the
   /// calling thread; otherwise an inert probe (available() == false).
   static std::unique_ptr<DeviceProbe> make_cuda();
+  /// An inert probe.
+  static std::unique_ptr<DeviceProbe> make_none();
   virtual ~DeviceProbe() = default;
   virtual bool available() const = 0;
   /// Places a marker after everything launched so far.

@@ -74,7 +74,9 @@ class SyncTracker {
   /// The process-wide tracker (shared by both front doors).
   static SyncTracker& global();
 
-  SyncTracker();
+  /// use_device_probe = false: never ask the device (pending asynchronous
+  /// kernels finish at the next fence or deep_copy) — for tests.
+  explicit SyncTracker(bool use_device_probe = true);
   ~SyncTracker();
   SyncTracker(const SyncTracker&) = delete;
   SyncTracker& operator=(const SyncTracker&) = delete;
@@ -96,7 +98,11 @@ class SyncTracker {
   void poll();
 
   // ---- results -------------------------------------------------------
+  /// Kernels kept (the oldest are forgotten past 100000 records).
   std::vector<KernelRecord> kernels() const;
+  /// Kernels and calls seen since construction or clear().
+  std::uint64_t kernels_seen() const;
+  std::uint64_t calls_seen() const;
   /// Calls (and gaps between events) whose duration was at least
   /// `min_s`, longest first.
   std::vector<CallRecord> blocking_calls(double min_s = 0) const;
@@ -128,8 +134,10 @@ class SyncTracker {
   mutable std::mutex mu_;
   std::unique_ptr<Impl::DeviceProbe> probe_;
   bool probe_tried_ = false;
+  bool use_probe_ = true;
   bool fed_by_tools_ = false;
   std::uint64_t next_id_ = 1;
+  std::uint64_t kernels_seen_ = 0, calls_seen_ = 0;
   std::vector<KernelRecord> kernels_;
   std::vector<std::unique_ptr<Pending>> pending_;
   std::vector<std::unique_ptr<OpenCall>> open_;

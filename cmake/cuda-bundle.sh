@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Packs the CUDA build's programs, with the libraries a bare GPU machine may
+# lack (CUDA 11.8 runtime, fmt, libgomp, libaddscope_waits), into one
+# relocatable folder, plus run.sh that runs them there.
+#   cmake/cuda-bundle.sh [BUILD_DIR] [OUT_DIR]   (defaults: build-cuda .device)
+# On the GPU machine: OUT=logs bash .device/run.sh [unit|tool|demo|probe|bench|bench-full|sanitize]...
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+B="${1:-$ROOT/build-cuda}"
+D="${2:-$ROOT/.device}"
+rm -rf "$D"; mkdir -p "$D/bin" "$D/lib"
+for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
+         tests/tools/addscope-test-slow-read tests/perf/addscope-range-probe; do
+  [[ -x "$B/$p" ]] && cp "$B/$p" "$D/bin/"
+done
+cp "$B/src/libaddscope_waits.so" "$D/lib/"
+for l in libcudart.so.11.0 libfmt.so.9 libgomp.so.1; do
+  cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
+done
+cp "$ROOT/cmake/cuda-run.sh" "$D/run.sh"
+du -sh "$D"
