@@ -10,10 +10,11 @@ B="${1:-$ROOT/build-cuda}"
 D="${2:-$ROOT/.device}"
 rm -rf "$D"; mkdir -p "$D/bin" "$D/lib"
 for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
-         tests/tools/addscope-test-slow-read tests/perf/addscope-range-probe; do
+         tests/tools/addscope-test-slow-read tests/tools/addscope-test-event-overhead \
+         tests/perf/addscope-range-probe; do
   [[ -x "$B/$p" ]] && cp "$B/$p" "$D/bin/"
 done
-cp "$B/src/libaddscope_waits.so" "$D/lib/"
+cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/lib/"
 for l in libcudart.so.11.0 libfmt.so.9 libgomp.so.1; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
 done

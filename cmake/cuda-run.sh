@@ -16,6 +16,7 @@ for step in "$@"; do
   case "$step" in
     unit)
       "$B/addscope-unit-tests" --gtest_brief=1 >"$OUT/unit.log" 2>&1; rc=$?
+      tail -3 "$OUT/unit.log"
       grep -E "^\[  (PASSED|FAILED) |tests? from .* ran|FAILED|Failure" "$OUT/unit.log" | head -40
       echo "unit rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     tool)
@@ -24,19 +25,19 @@ for step in "$@"; do
       ADDSCOPE_WAITS_JSON="$OUT/slow_read_waits.json" \
         "$B/addscope-test-slow-read" >"$OUT/tool.log" 2>&1; rc=$?
       cat "$OUT/tool.log"; echo "tool rc=$rc"; [[ $rc -eq 0 ]] || status=1
-      # overhead: the same program without and with the tool, 5 runs each
-      for mode in off on; do
-        for i in 1 2 3; do
-          if [[ $mode == on ]]; then
-            /usr/bin/time -f "$mode %e s" env KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_waits.so" \
-              "$B/addscope-test-slow-read" 1000 >/dev/null 2>>"$OUT/tool_time.txt"
-          else
-            /usr/bin/time -f "$mode %e s" "$B/addscope-test-slow-read" 1000 >/dev/null 2>>"$OUT/tool_time.txt"
-          fi
-        done
-      done 2>/dev/null; grep -E "^(on|off) " "$OUT/tool_time.txt" | tr '\n' ' '; echo ;;
+      # per-event cost: the same uninstrumented program without and with the tool
+      for i in 1 2 3; do
+        "$B/addscope-test-event-overhead" 20000 2>&1 | sed 's/^/no tool:       /'
+        KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_null_tool.so" \
+          "$B/addscope-test-event-overhead" 20000 2>&1 | grep event_overhead | sed 's/^/null tool:     /'
+        KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_waits.so" \
+          "$B/addscope-test-event-overhead" 20000 2>&1 | grep event_overhead | sed 's/^/addscope_waits: /'
+      done | tee -a "$OUT/tool.log" ;;
     demo)
       "$B/addscope-demo" --json "$OUT/demo.json" >"$OUT/demo.txt" 2>&1; rc=$?
+      for ty in double int32; do
+        "$B/addscope-demo" --type $ty --repeat 5 >>"$OUT/demo.txt" 2>&1 || rc=1
+      done
       cat "$OUT/demo.txt"; echo "demo rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     probe)
       "$B/addscope-range-probe" 0 24 28 >"$OUT/range_probe.txt" 2>&1; cat "$OUT/range_probe.txt" ;;

@@ -57,6 +57,31 @@ double median_s(F&& f, int reps = 30) {
   return t[t.size() / 2];
 }
 
+// Device time from CUDA events on the legacy default stream (Kokkos 3.4's
+// default instance launches there): no host fence overhead in it.
+template <class F>
+double median_event_s(F&& f, int reps = 30) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  f();
+  Kokkos::fence();
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    cudaEventRecord(a, 0);
+    f();
+    cudaEventRecord(b, 0);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    t.push_back(ms * 1e-3);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,11 +108,16 @@ int main(int argc, char** argv) {
         std::printf("  %-40s %9.1f us  %7.1f GB/s\n", name, s * 1e6, bytes / s * 1e-9);
       };
       Exec exec;
-      for (const char* c : {"range", "range:ilp=2", "range:ilp=4", "range:ilp=8",
-                            "range:ilp=16", "team:auto", "team:2112x256",
-                            "team:1056x256", "team:4224x256", "team:2112x512"}) {
+      std::printf("  [fence + host clock | CUDA events]\n");
+      for (const char* c : {"range:ilp=1", "range", "range:ilp=2", "range:ilp=8",
+                            "vector:ilp=1", "vector:ilp=2", "vector", "vector:ilp=8",
+                            "team:auto", "team:2112x256", "team:1056x256",
+                            "team:1056x512", "blas"}) {
         const auto cfg = addscope::parse_launch_config(c);
-        row(c, median_s([&] { addscope::add(exec, x, y, out, cfg); }));
+        auto f = [&] { addscope::add(exec, x, y, out, cfg); };
+        const double h = median_s(f), e = median_event_s(f);
+        std::printf("  %-28s %9.1f us %7.1f GB/s | %9.1f us %7.1f GB/s\n", c,
+                    h * 1e6, bytes / h * 1e-9, e * 1e6, bytes / e * 1e-9);
       }
       row("RangePolicy LaunchBounds<256,1>", median_s([&] {
             Kokkos::parallel_for(
@@ -113,6 +143,11 @@ int main(int argc, char** argv) {
       const double cp = median_s([&] {
         cudaMemcpy(out.data(), x.data(), n * 4, cudaMemcpyDeviceToDevice);
       });
+      const double cpe = median_event_s([&] {
+        cudaMemcpyAsync(out.data(), x.data(), n * 4, cudaMemcpyDeviceToDevice, 0);
+      });
+      std::printf("  %-40s %9.1f us  %7.1f GB/s (2 N s bytes, CUDA events)\n",
+                  "cudaMemcpyAsync D2D", cpe * 1e6, 2.0 * 4 * n / cpe * 1e-9);
       std::printf("  %-40s %9.1f us  %7.1f GB/s (2 N s bytes)\n", "cudaMemcpy D2D",
                   cp * 1e6, 2.0 * 4 * n / cp * 1e-9);
       const double kc = median_s([&] { Kokkos::deep_copy(out, x); });

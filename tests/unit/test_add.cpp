@@ -6,10 +6,12 @@
 #include <Kokkos_Random.hpp>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "addscope/compute/addscope_Add.hpp"
+#include "addscope/core/addscope_Memory.hpp"
 #include "addscope_TestSpaces.hpp"
 #include "test_util.hpp"
 
@@ -153,6 +155,72 @@ TYPED_TEST(Add, InPlaceAliasing) {
       ASSERT_EQ(gy[i], (hx[i] + hy[i]) + hy[i]) << i;
     }
   }
+}
+
+TYPED_TEST(Add, DefaultRangeResolvesPerBackend) {
+  using Space = TypeParam;
+  using MS = typename Space::memory_space;
+  Space exec;
+  Kokkos::View<float*, MS> x("x", 1000), y("y", 1000), out("out", 1000);
+  Kokkos::View<float**, Kokkos::LayoutRight, MS> wide("wide", 1000, 2);
+  auto strided = Kokkos::subview(wide, Kokkos::ALL, 1);
+  const auto a = addscope::resolve_launch_config(exec, x, y, out,
+                                                 addscope::LaunchConfig());
+  const auto b = addscope::resolve_launch_config(exec, x, y, strided,
+                                                 addscope::LaunchConfig());
+  const bool gpu =
+      !Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
+  if (gpu) {
+    EXPECT_EQ(a.to_string(), "vector:ilp=1");  // packs when contiguous
+    EXPECT_EQ(b.to_string(), "range:ilp=4");   // elements when strided
+  } else {
+    EXPECT_EQ(a.to_string(), "range:ilp=1");
+    EXPECT_EQ(b.to_string(), "range:ilp=1");
+  }
+  EXPECT_EQ(addscope::LaunchConfig().kernel_label(a),
+            gpu ? "addscope::add[range(vector:ilp=1)]"
+                : "addscope::add[range(ilp=1)]");
+}
+
+TYPED_TEST(Add, NonFiniteValuesAddAsIeeeSays) {
+  using Space = TypeParam;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> hx = {inf, -inf, inf, nan, 1.0, -0.0, 1e308};
+  const std::vector<double> hy = {1.0, -1.0, -inf, 2.0, nan, -0.0, 1e308};
+  auto x = to_device<double, Space>(hx, "x");
+  auto y = to_device<double, Space>(hy, "y");
+  for (const char* c : {"range", "vector", "team:2x1", "blas"}) {
+    SCOPED_TRACE(c);
+    Kokkos::View<double*, typename Space::memory_space> out("out", hx.size());
+    addscope::add(Space(), x, y, out, addscope::parse_launch_config(c));
+    Space().fence();
+    const auto g = to_host(out);
+    EXPECT_EQ(g[0], inf);
+    EXPECT_EQ(g[1], -inf);
+    EXPECT_TRUE(std::isnan(g[2]));  // inf + -inf
+    EXPECT_TRUE(std::isnan(g[3]));
+    EXPECT_TRUE(std::isnan(g[4]));
+    EXPECT_EQ(g[5], 0.0);
+    EXPECT_TRUE(std::signbit(g[5]));  // -0 + -0 = -0
+    EXPECT_EQ(g[6], inf);             // overflow rounds to inf
+  }
+}
+
+TYPED_TEST(Add, ArraysThatCannotFitAreRefusedBeforeAllocating) {
+  using MS = typename TypeParam::memory_space;
+  const auto avail = addscope::available_bytes<MS>();
+  ASSERT_GT(avail, 0u);
+  const std::int64_t too_many = std::int64_t(avail / 4) + 1;  // floats, 1 array
+  try {
+    addscope::check_fits<MS>("--n", too_many, sizeof(float), 3);
+    ADD_FAILURE() << "no error";
+  } catch (const addscope::InvalidArgument& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("--n = " + std::to_string(too_many)), std::string::npos) << m;
+    EXPECT_NE(m.find("bytes are available"), std::string::npos) << m;
+  }
+  EXPECT_NO_THROW(addscope::check_fits<MS>("--n", 1000, sizeof(float), 3));
 }
 
 TYPED_TEST(Add, PartialOverlapIsRejected) {

@@ -94,6 +94,34 @@ TeamLimits<ExecSpace, XView, YView, OutView> team_limits(
           p.team_size_recommended(f, Kokkos::ParallelForTag())};
 }
 
+template <class XView, class YView, class OutView>
+bool packable(const XView& x, const YView& y, const OutView& out) {
+  using T = typename OutView::non_const_value_type;
+  auto aligned = [](const void* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+  };
+  const bool contiguous = out.extent(0) <= 1 || (x.stride(0) == 1 &&
+                                                 y.stride(0) == 1 &&
+                                                 out.stride(0) == 1);
+  return sizeof(T) <= 16 && 16 % sizeof(T) == 0 && contiguous &&
+         aligned(x.data()) && aligned(y.data()) && aligned(out.data());
+}
+
+template <class XView, class YView, class OutView>
+void check_packable(const LaunchConfig& config, const XView& x, const YView& y,
+                    const OutView& out) {
+  ADDSCOPE_THROW_IF(!packable(x, y, out),
+                    "launch configuration '"
+                        << config
+                        << "' needs contiguous, 16-byte aligned Views of an "
+                           "element size dividing 16; got strides (x, y, out) "
+                           "= ("
+                        << x.stride(0) << ", " << y.stride(0) << ", "
+                        << out.stride(0)
+                        << "); allowed: stride 1 and aligned data (else use "
+                           "'range')");
+}
+
 }  // namespace Impl
 
 /// Largest team size `add` accepts on `exec` for these View types.
@@ -105,9 +133,12 @@ int add_team_size_max(const ExecSpace& exec, const XView& x, const YView& y,
 
 /// Validates `config` against `exec`, the Views and the problem size, and
 /// resolves automatic choices to the concrete configuration that will run:
-/// - range / vector without ilp: 4 items per work item on GPUs, 1 on CPUs
-///   (Kokkos 3.4 launches a plain RangePolicy add in 64-thread blocks of one
-///   element per thread on Hopper, which caps it near 1.2 TB/s);
+/// - range without ilp: on GPUs, 16-byte packs (vector:ilp=1) when the
+///   Views are contiguous and aligned, else 4 elements per work item; on
+///   CPUs one element per index. (Kokkos 3.4 launches a plain RangePolicy
+///   add in 64-thread blocks of one element per thread on Hopper, which caps
+///   it near 1.2 TB/s.)
+/// - vector without ilp: one pack per work item;
 /// - team:auto: team_size_recommended and a league that fills the device.
 /// Throws InvalidArgument (a team size above team_size_max states it).
 template <class ExecSpace, class XView, class YView, class OutView>
@@ -116,30 +147,19 @@ LaunchConfig resolve_launch_config(const ExecSpace& exec, const XView& x,
                                    const LaunchConfig& config) {
   config.validate();
   LaunchConfig run = config;
+  const bool gpu = Impl::interleave_threads<ExecSpace>();
   switch (config.kind) {
-    case LaunchKind::Vector: {
-      using T = typename OutView::non_const_value_type;
-      auto misaligned = [](const void* p) {
-        return reinterpret_cast<std::uintptr_t>(p) % 16 != 0;
-      };
-      ADDSCOPE_THROW_IF(
-          sizeof(T) > 16 || 16 % sizeof(T) != 0,
-          "launch configuration 'vector' needs an element size dividing 16 "
-          "bytes; got " << sizeof(T));
-      ADDSCOPE_THROW_IF(
-          (out.extent(0) > 1 &&
-           (x.stride(0) != 1 || y.stride(0) != 1 || out.stride(0) != 1)) ||
-              misaligned(x.data()) || misaligned(y.data()) ||
-              misaligned(out.data()),
-          "launch configuration '"
-              << config << "' needs contiguous, 16-byte aligned Views; got "
-              << "strides (x, y, out) = (" << x.stride(0) << ", "
-              << y.stride(0) << ", " << out.stride(0)
-              << "); allowed: stride 1 and aligned data (else use 'range')");
-    }
-      /* fall through */
+    case LaunchKind::Vector:
+      Impl::check_packable(config, x, y, out);
+      if (run.ilp == 0) run.ilp = 1;
+      return run;
     case LaunchKind::Range:
-      if (run.ilp == 0) run.ilp = Impl::interleave_threads<ExecSpace>() ? 4 : 1;
+      if (run.ilp != 0) return run;
+      // Measured on an H200 with Kokkos 3.4 (README, "the default path"):
+      // 16-byte packs, one per work item, run at the copy ceiling; plain
+      // elements need 4 per work item to get near it.
+      if (gpu && Impl::packable(x, y, out)) return LaunchConfig::vector(run.chunk, 1);
+      run.ilp = gpu ? 4 : 1;
       return run;
     case LaunchKind::Team:
     case LaunchKind::TeamAuto: {

@@ -143,6 +143,8 @@ std::string LaunchConfig::kernel_label(const LaunchConfig& ran) const {
   std::string resolved;
   if (ran.kind == LaunchKind::Team)
     resolved = std::to_string(ran.league) + "x" + std::to_string(ran.team);
+  else if (ran.kind != kind)
+    resolved = ran.to_string();
   else
     resolved = "ilp=" + std::to_string(ran.ilp);
   return "addscope::add[" + to_string() + "(" + resolved + ")]";

@@ -21,9 +21,10 @@ enum class LaunchKind {
 
 /// A launch configuration. Textual forms (see parse_launch_config):
 ///   range               RangePolicy, Kokkos chooses the block size; addscope
-///                       chooses the elements per work item (ilp): 4 on GPUs,
-///                       1 on CPUs (see README: why Kokkos 3.4's plain
-///                       RangePolicy add is slow on Hopper)
+///                       chooses the work per index: on GPUs one 16-byte
+///                       pack (as vector:ilp=1) for contiguous aligned Views,
+///                       else 4 elements; on CPUs 1 element (see README: why
+///                       Kokkos 3.4's plain RangePolicy add is slow on Hopper)
 ///   range:ilp=K         RangePolicy over ceil(N/K) indices, each adding K
 ///                       elements spaced ceil(N/K) apart (coalesced);
 ///                       K in {1, 2, 4, 8, 16}; range:ilp=1 is the plain
@@ -53,7 +54,8 @@ struct LaunchConfig {
   std::string to_string() const;
   /// Kernel label: "addscope::add[team:1024x256]". For a configuration
   /// resolved from an automatic one, pass the resolved one as `ran`:
-  /// "addscope::add[team:auto(8448x64)]", "addscope::add[range(ilp=4)]".
+  /// "addscope::add[team:auto(8448x64)]", "addscope::add[range(ilp=4)]",
+  /// "addscope::add[range(vector:ilp=1)]".
   std::string kernel_label() const;
   std::string kernel_label(const LaunchConfig& ran) const;
   /// Does this configuration leave a choice to resolve_launch_config?
