@@ -9,9 +9,11 @@
 #   cuda    Kokkos (Cuda + OpenMP + Serial, lambdas) + Kokkos Kernels (no ETI),
 #           Debian's CUDA 11.8 toolkit + g++-11, Ampere80 config retargeted to sm_90
 #
-# Usage: cmake/bootstrap.sh [packages|cuda-toolkit|openmp|cuda]...
+# Usage: cmake/bootstrap.sh [packages|cuda-toolkit|fuzz-tools|source|openmp|cuda]...
 #   packages      apt: compilers, GoogleTest, CLI11, nlohmann-json, fmt, gnuplot
 #   cuda-toolkit  apt: nvidia-cuda-toolkit (11.8, non-free) + g++-11 (large)
+#   fuzz-tools    apt: clang-14 + compiler-rt (libFuzzer) for tests/fuzz
+#   source        fetch and unpack Kokkos + Kokkos Kernels from Debian's trilinos
 #   openmp        packages + source + build/install the openmp variant
 #   cuda          packages + cuda-toolkit + source + build/install the cuda variant
 #
@@ -118,6 +120,13 @@ step_cuda_toolkit() {
   apt_install cuda-toolkit nvidia-cuda-toolkit g++-11
 }
 
+# clang++-14 (clang-14) and its compiler-rt, which holds libFuzzer's
+# -fsanitize=fuzzer runtime and the ASan/UBSan runtimes (libclang-rt-14-dev:
+# only a Recommends of clang-14, so named here); llvm-14 for llvm-symbolizer.
+step_fuzz_tools() {
+  apt_install fuzz-tools clang-14 libclang-rt-14-dev llvm-14
+}
+
 # --- source ---------------------------------------------------------------
 SRC="$DEPS/src/trilinos"
 step_source() {
@@ -201,10 +210,11 @@ for step in "$@"; do
   case "$step" in
     packages) step_packages ;;
     cuda-toolkit) step_cuda_toolkit ;;
+    fuzz-tools) step_fuzz_tools ;;
     source) step_source ;;
     openmp) step_packages; step_source; build_variant openmp ;;
     cuda) step_packages; step_cuda_toolkit; step_source; build_variant cuda ;;
-    *) echo "usage: $0 [packages|cuda-toolkit|source|openmp|cuda]... (unknown step '$step')" >&2
+    *) echo "usage: $0 [packages|cuda-toolkit|fuzz-tools|source|openmp|cuda]... (unknown step '$step')" >&2
        exit 2 ;;
   esac
 done

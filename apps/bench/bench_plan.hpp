@@ -14,19 +14,23 @@
 namespace addscope {
 namespace bench {
 
+/// A point whose runs would take longer than this gets fewer of them (at
+/// least 3, no warmup beyond one probe run).
+constexpr double kPointBudgetSeconds = 2.0;
+
 struct Plan {
   std::vector<std::int64_t> sizes;
   std::vector<std::string> types;
-  MeasureOptions opt;                      ///< for adds and D2D copies
-  MeasureOptions latency_opt;              ///< single-element reads
-  int launches = 10000;                    ///< empty kernels, unfenced
-  int fenced_launches = 1000;              ///< empty kernels, fenced
-  bool user_configs = false;               ///< --configs given
-  std::vector<LaunchConfig> configs;       ///< the --configs list
+  MeasureOptions opt;                 ///< for adds and D2D copies
+  MeasureOptions latency_opt;         ///< single-element reads
+  int launches = 10000;               ///< empty kernels, unfenced
+  int fenced_launches = 1000;         ///< empty kernels, fenced
+  bool user_configs = false;          ///< --configs given
+  std::vector<LaunchConfig> configs;  ///< the --configs list
   bool quick = false;
   std::uint64_t seed = 0;
   bool transfers = true, latency = true;
-  std::vector<std::string> notes;          ///< how defaults were chosen
+  std::vector<std::string> notes;  ///< how defaults were chosen
 };
 
 /// Sizes of the sweep from the options (explicit, or 2^min..2^max).

@@ -30,9 +30,9 @@ std::string Progress::status(const std::string& what) const {
   const double frac = std::min(1.0, done_ / total_);
   std::string eta = "?";
   if (frac > 0) eta = format_seconds(elapsed * (1 - frac) / frac);
-  return fmt::format("[{:>{}}/{} {:3.0f}%] {}  elapsed {}  ETA {}",
-                     done_steps_, std::to_string(steps_).size(), steps_,
-                     100 * frac, what, format_seconds(elapsed), eta);
+  return fmt::format("[{:>{}}/{} {:3.0f}%] {}  elapsed {}  ETA {}", done_steps_,
+                     std::to_string(steps_).size(), steps_, 100 * frac, what,
+                     format_seconds(elapsed), eta);
 }
 
 void Progress::step(double weight, const std::string& what, bool group_done) {

@@ -12,6 +12,7 @@
 
 #include "addscope/core/addscope_Error.hpp"
 #include "addscope/report/addscope_Report.hpp"
+#include "bench_plan.hpp"
 
 namespace addscope {
 namespace bench {
@@ -51,6 +52,32 @@ std::string ran_text(const AddRow& row) {
 void compute_advice(Report& report) {
   report.advice.clear();
   report.recommendation.clear();
+  // Runs of one point that differ by more than 2x: the machine was busy.
+  std::size_t noisy = 0, timed = 0;
+  for (const auto& row : report.rows) {
+    ++timed;
+    const Stats& c = row.result.completion;
+    if (c.count > 1 && c.max_s > 2 * c.min_s && c.max_s > 50e-6) ++noisy;
+  }
+  for (const auto& c : report.ceilings) {
+    ++timed;
+    const Stats& t = c.kokkos.time;
+    if (t.count > 1 && t.max_s > 2 * t.min_s && t.max_s > 50e-6) ++noisy;
+  }
+  std::size_t reduced = 0;
+  for (const auto& row : report.rows) reduced += row.reduced_repeat ? 1 : 0;
+  if (reduced)
+    report.notes.push_back(fmt::format(
+        "{} slow point(s) would have taken over {:.0f} s each and ran with "
+        "fewer repeats (at least 3): see repeat_reduced and "
+        "phases.completion.count in the JSON",
+        reduced, kPointBudgetSeconds));
+  if (timed > 0 && noisy * 10 > timed)
+    report.warnings.push_back(fmt::format(
+        "{} of {} timed points varied more than 2x between runs (max > 2 "
+        "min): the machine looks busy; medians, ceilings and advice are "
+        "doubtful. Rerun on an idle machine, or raise --repeat.",
+        noisy, timed));
   // best gbps per (type, n), and whether the group is beyond L2.
   struct Point {
     std::string type;
@@ -83,9 +110,11 @@ void compute_advice(Report& report) {
         "n={} {}: best {}{} {} GB/s = {:.0f}% of {}", size_name(c.n), c.type,
         a.spec, a.ran == a.spec ? "" : " (= " + a.ran + ")", fmt_gbps(a.gbps),
         a.pct_of_ceiling, short_source(a.ceiling_source));
-    if (range && range != best) {
+    if (range) {
       a.range_gbps = range->result.gbps_median;
       a.range_pct = range->pct_of_ceiling;
+    }
+    if (range && range != best) {
       line += fmt::format("; range {} GB/s = {:.0f}%", fmt_gbps(a.range_gbps),
                           a.range_pct);
     }
@@ -154,28 +183,29 @@ std::string render_text(const Report& r) {
       types, r.specs.size(), r.repeat, r.warmup);
   for (const auto& n : r.notes) out += "note: " + n + "\n";
 
-  out += "\n== add: GB/s = 3 N sizeof(T) / median time; % of the copy ceiling "
-         "measured for the same size and type ==\n";
+  out +=
+      "\n== add: GB/s = 3 N sizeof(T) / median time; % of the copy ceiling "
+      "measured for the same size and type ==\n";
   {
-    Row h{"n", "type", "config", "ran as", "median", "GB/s", "best GB/s",
-          "% ceiling", "launch", "check"};
+    Row h{"n",    "type",      "config",    "ran as", "median",
+          "GB/s", "best GB/s", "% ceiling", "launch", "check"};
     std::vector<Row> rows;
     for (const auto& row : r.rows)
-      rows.push_back({size_name(row.n), row.type, row.spec, ran_text(row),
-                      fmt_time(row.result.completion.median_s),
-                      fmt_gbps(row.result.gbps_median),
-                      fmt_gbps(row.result.gbps_best), pct(row.pct_of_ceiling),
-                      fmt_time(row.result.launch.median_s),
-                      row.verified ? "ok " + std::to_string(row.checked)
-                                   : "WRONG"});
+      rows.push_back(
+          {size_name(row.n), row.type, row.spec, ran_text(row),
+           fmt_time(row.result.completion.median_s),
+           fmt_gbps(row.result.gbps_median), fmt_gbps(row.result.gbps_best),
+           pct(row.pct_of_ceiling), fmt_time(row.result.launch.median_s),
+           row.verified ? "ok " + std::to_string(row.checked) : "WRONG"});
     out += render_table(h, rows);
   }
 
-  out += "\n== copy ceiling: device-to-device copy of 2 N sizeof(T) bytes, "
-         "median ==\n";
+  out +=
+      "\n== copy ceiling: device-to-device copy of 2 N sizeof(T) bytes, "
+      "median ==\n";
   {
-    Row h{"n", "type", "deep_copy", "GB/s", "cudaMemcpy", "GB/s", "ceiling",
-          "from"};
+    Row h{"n",          "type", "deep_copy", "GB/s",
+          "cudaMemcpy", "GB/s", "ceiling",   "from"};
     std::vector<Row> rows;
     for (const auto& c : r.ceilings)
       rows.push_back({size_name(c.n), c.type, fmt_time(c.kokkos.time.median_s),
@@ -208,14 +238,17 @@ std::string render_text(const Report& r) {
   }
 
   if (!r.transfers.empty()) {
-    out += "\n== transfers: whole float arrays, earlier work fenced, median ==\n";
+    out +=
+        "\n== transfers: whole float arrays, earlier work fenced, median ==\n";
     if (!d.is_gpu)
-      out += "(host backend: the 'device' View is host memory; these are "
-             "host memory copies)\n";
+      out +=
+          "(host backend: the 'device' View is host memory; these are "
+          "host memory copies)\n";
     if (!d.has_pinned)
-      out += "pinned host memory: not available (addscope::"
-             "has_pinned_host_space is false on " +
-             d.exec_space + "); pageable only\n";
+      out +=
+          "pinned host memory: not available (addscope::"
+          "has_pinned_host_space is false on " +
+          d.exec_space + "); pageable only\n";
     Row h{"api", "dir", "memory", "n", "bytes", "median", "GB/s"};
     std::vector<Row> rows;
     for (const auto& t : r.transfers)
@@ -236,10 +269,11 @@ std::string render_text(const Report& r) {
   }
   if (!r.latency.empty()) {
     out += "\n== launch latency of an empty kernel ==\n";
-    out += "unfenced: K launches, one fence, / K (throughput); fenced: launch "
-           "+ fence each (latency)\n";
-    Row h{"kernel", "K", "launch call", "unfenced", "fenced median",
-          "fenced min"};
+    out +=
+        "unfenced: K launches, one fence, / K (throughput); fenced: launch "
+        "+ fence each (latency)\n";
+    Row h{"kernel",        "K",         "launch call", "unfenced",
+          "fenced median", "fenced min"};
     std::vector<Row> rows;
     for (const auto& l : r.latency)
       rows.push_back({l.kernel, std::to_string(l.launches), fmt_time(l.call_s),
@@ -247,6 +281,8 @@ std::string render_text(const Report& r) {
                       fmt_time(l.fenced.min_s)});
     out += render_table(h, rows);
   }
+  if (!r.warnings.empty()) out += "\n";
+  for (const auto& w : r.warnings) out += "warning: " + w + "\n";
   if (r.verify_failures)
     out += fmt::format("\nFAILED: {} add result(s) were wrong\n",
                        r.verify_failures);
@@ -274,14 +310,12 @@ nlohmann::json report_json(const Report& r) {
                    {"compute_capability", d.compute_capability},
                    {"cuda_runtime_reference", d.has_cuda_runtime},
                    {"pinned_host_memory", d.has_pinned}};
-  doc["options"] = {{"sizes", r.sizes},
-                    {"types", r.options.types},
-                    {"configs", r.specs},
-                    {"repeat", r.repeat},
-                    {"warmup", r.warmup},
-                    {"quick", r.options.quick},
+  doc["options"] = {{"sizes", r.sizes},      {"types", r.options.types},
+                    {"configs", r.specs},    {"repeat", r.repeat},
+                    {"warmup", r.warmup},    {"quick", r.options.quick},
                     {"seed", r.options.seed}};
   doc["notes"] = r.notes;
+  doc["warnings"] = r.warnings;
   json rows = json::array();
   for (const auto& row : r.rows) {
     const int k = exact_log2(row.n);
@@ -299,6 +333,7 @@ nlohmann::json report_json(const Report& r) {
                     {"pct_of_ceiling", row.pct_of_ceiling},
                     {"fits_l2", row.fits_l2},
                     {"verified", row.verified},
+                    {"repeat_reduced", row.reduced_repeat},
                     {"checked_elements", row.checked},
                     {"check_error", row.check_error},
                     {"phases", to_json(row.result)}});
@@ -306,12 +341,13 @@ nlohmann::json report_json(const Report& r) {
   doc["rows"] = rows;
   json ceil = json::array();
   for (const auto& c : r.ceilings)
-    ceil.push_back({{"type", c.type},
-                    {"n", c.n},
-                    {"gbps", c.gbps},
-                    {"source", c.source},
-                    {"kokkos_deep_copy", to_json(c.kokkos)},
-                    {"cuda_memcpy", c.has_raw ? to_json(c.raw) : json(nullptr)}});
+    ceil.push_back(
+        {{"type", c.type},
+         {"n", c.n},
+         {"gbps", c.gbps},
+         {"source", c.source},
+         {"kokkos_deep_copy", to_json(c.kokkos)},
+         {"cuda_memcpy", c.has_raw ? to_json(c.raw) : json(nullptr)}});
   doc["ceilings"] = ceil;
   json adv = json::array();
   for (const auto& a : r.advice)
@@ -361,17 +397,28 @@ nlohmann::json report_json(const Report& r) {
 }
 
 std::string add_rows_csv(const Report& r) {
-  Row h{"type",      "n",          "log2_n",         "config",
-        "ran_as",    "bytes",      "median_s",       "min_s",
-        "gbps",      "gbps_best",  "launch_median_s", "ceiling_gbps",
-        "ceiling_source", "pct_of_ceiling", "fits_l2", "verified"};
+  Row h{"type",
+        "n",
+        "log2_n",
+        "config",
+        "ran_as",
+        "bytes",
+        "median_s",
+        "min_s",
+        "gbps",
+        "gbps_best",
+        "launch_median_s",
+        "ceiling_gbps",
+        "ceiling_source",
+        "pct_of_ceiling",
+        "fits_l2",
+        "verified"};
   std::vector<Row> rows;
   for (const auto& row : r.rows) {
     const int k = exact_log2(row.n);
     rows.push_back({row.type, std::to_string(row.n),
-                    k >= 0 ? std::to_string(k) : "",
-                    row.spec, row.ran.to_string(),
-                    std::to_string(row.result.bytes),
+                    k >= 0 ? std::to_string(k) : "", row.spec,
+                    row.ran.to_string(), std::to_string(row.result.bytes),
                     fmt::format("{:.9g}", row.result.completion.median_s),
                     fmt::format("{:.9g}", row.result.completion.min_s),
                     fmt::format("{:.6g}", row.result.gbps_median),
@@ -412,18 +459,21 @@ std::string data_blocks(const std::vector<Series>& s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (i) out += "\n\n";
     out += "# " + s[i].title + "\n";
-    for (const auto& p : s[i].xy) out += fmt::format("{:.9g} {:.9g}\n", p.first, p.second);
+    for (const auto& p : s[i].xy)
+      out += fmt::format("{:.9g} {:.9g}\n", p.first, p.second);
   }
   return out;
 }
 
-std::string plot_command(const std::string& data, const std::vector<Series>& s) {
+std::string plot_command(const std::string& data,
+                         const std::vector<Series>& s) {
   std::string cmd = "plot ";
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (i) cmd += ", \\\n     ";
-    cmd += fmt::format("{} index {} using 1:2 with linespoints {}title {} noenhanced",
-                       gp_quote(data), i, s[i].dashed ? "dashtype 2 lw 2 " : "",
-                       gp_quote(s[i].title));
+    cmd += fmt::format(
+        "{} index {} using 1:2 with linespoints {}title {} noenhanced",
+        gp_quote(data), i, s[i].dashed ? "dashtype 2 lw 2 " : "",
+        gp_quote(s[i].title));
   }
   return cmd + "\n";
 }
@@ -437,10 +487,9 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
       "# addscope-bench plots; rerun with: gnuplot plots.gp (in this folder)\n"
       "set terminal pngcairo size 1100,650 enhanced font 'sans,10'\n"
       "set grid\nset key outside right top\nset logscale x 2\n"
-      "set format x '2^{%L}'\n";
-  const std::string dev =
-      r.device.exec_space + " (" + r.device.name + "), Kokkos " +
-      r.device.kokkos_version;
+      "set format x '2^{%L}'\nset yrange [0:*]\n";
+  const std::string dev = r.device.exec_space + " (" + r.device.name +
+                          "), Kokkos " + r.device.kokkos_version;
 
   for (const auto& type : r.options.types) {
     // GB/s vs size: each non-grid configuration, the team grid's best, and
@@ -462,7 +511,8 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
       }
       s[at[row.spec]].xy.push_back({double(row.n), row.result.gbps_median});
     }
-    for (const auto& kv : grid_best) grid.xy.push_back({double(kv.first), kv.second});
+    for (const auto& kv : grid_best)
+      grid.xy.push_back({double(kv.first), kv.second});
     if (!grid.xy.empty()) s.push_back(grid);
     Series ceil{"copy ceiling (D2D)", {}, true};
     for (const auto& c : r.ceilings)
@@ -473,35 +523,47 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
     write_file_atomic(dir + "/" + data, data_blocks(s));
     const std::string png = "add_gbps_vs_size_" + type + ".png";
     script += "\nset output " + gp_quote(png) + "\n";
-    script += "set title " + gp_quote("add " + type + ": GB/s vs size, " + dev) +
+    script += "set title " +
+              gp_quote("add " + type + ": GB/s vs size, " + dev) +
               " noenhanced\n";
-    script += "set xlabel 'n (elements)'\nset ylabel 'GB/s (3 N sizeof(T) / median time)'\n";
+    script +=
+        "set xlabel 'n (elements)'\nset ylabel 'GB/s (3 N sizeof(T) / median "
+        "time)'\n";
     script += plot_command(data, s);
     pngs.push_back(dir + "/" + png);
 
-    // GB/s vs team size at the largest size with team rows.
+    // GB/s vs team size at the largest size with team rows, one line per
+    // league choice. With a single team size (a host whose team_size_max is
+    // tiny) GB/s vs league size instead.
     std::int64_t nfix = 0;
+    auto team_row = [&](const AddRow& row) {
+      return row.type == type && row.verified &&
+             row.ran.kind == LaunchKind::Team && row.spec != "team:auto";
+    };
     for (const auto& row : r.rows)
-      if (row.type == type && row.ran.kind == LaunchKind::Team && row.verified &&
-          row.spec != "team:auto")
-        nfix = std::max(nfix, row.n);
+      if (team_row(row)) nfix = std::max(nfix, row.n);
     if (nfix == 0) continue;
+    std::set<int> teams;
+    for (const auto& row : r.rows)
+      if (team_row(row) && row.n == nfix) teams.insert(row.ran.team);
+    const bool by_league = teams.size() == 1;
     std::vector<Series> t;
     std::map<std::string, std::size_t> tat;
     for (const auto& row : r.rows) {
-      if (row.type != type || row.n != nfix || !row.verified ||
-          row.ran.kind != LaunchKind::Team || row.spec == "team:auto")
-        continue;
-      std::string key =
-          row.league_per_n ? "L = ceil(N/T)"
-          : row.grid ? fmt::format("L = {} x {} = {}", row.league_mult,
-                                   r.device.units_name, row.ran.league)
-                     : fmt::format("L = {}", row.ran.league);
+      if (!team_row(row) || row.n != nfix) continue;
+      std::string key = by_league          ? fmt::format("T = {}", row.ran.team)
+                        : row.league_per_n ? std::string("L = ceil(N/T)")
+                        : row.grid
+                            ? fmt::format("L = {} x {} = {}", row.league_mult,
+                                          r.device.units_name, row.ran.league)
+                            : fmt::format("L = {}", row.ran.league);
       if (!tat.count(key)) {
         tat[key] = t.size();
         t.push_back({key, {}, false});
       }
-      t[tat[key]].xy.push_back({double(row.ran.team), row.result.gbps_median});
+      t[tat[key]].xy.push_back(
+          {double(by_league ? row.ran.league : row.ran.team),
+           row.result.gbps_median});
     }
     for (auto& series : t) std::sort(series.xy.begin(), series.xy.end());
     const std::string tdata = "add_gbps_vs_team_" + type + ".dat";
@@ -510,9 +572,15 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
     script += "\nset output " + gp_quote(tpng) + "\n";
     script += "set title " +
               gp_quote("add " + type + " at n = " + size_name(nfix) +
-                       ": GB/s vs team size, " + dev) +
+                       (by_league ? ": GB/s vs league size (one team size "
+                                    "only: team_size_max = " +
+                                        std::to_string(*teams.begin()) + "), "
+                                  : ": GB/s vs team size, ") +
+                       dev) +
               " noenhanced\n";
-    script += "set xlabel 'team size T'\nset ylabel 'GB/s'\nset format x '%g'\n";
+    script += std::string("set xlabel '") +
+              (by_league ? "league size L" : "team size T") +
+              "'\nset ylabel 'GB/s'\nset format x '%g'\n";
     script += plot_command(tdata, t);
     script += "set format x '2^{%L}'\n";
     pngs.push_back(dir + "/" + tpng);
@@ -522,8 +590,7 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
     std::vector<Series> s;
     std::map<std::string, std::size_t> at;
     for (const auto& tr : r.transfers) {
-      const std::string key =
-          tr.api + " " + tr.r.direction + " " + tr.r.memory;
+      const std::string key = tr.api + " " + tr.r.direction + " " + tr.r.memory;
       if (!at.count(key)) {
         at[key] = s.size();
         s.push_back({key, {}, tr.api != "Kokkos::deep_copy"});

@@ -33,13 +33,21 @@ namespace detail {
 template <class T>
 const char* type_name();
 template <>
-inline const char* type_name<float>() { return "float"; }
+inline const char* type_name<float>() {
+  return "float";
+}
 template <>
-inline const char* type_name<double>() { return "double"; }
+inline const char* type_name<double>() {
+  return "double";
+}
 template <>
-inline const char* type_name<std::int32_t>() { return "int32"; }
+inline const char* type_name<std::int32_t>() {
+  return "int32";
+}
 template <>
-inline const char* type_name<std::int64_t>() { return "int64"; }
+inline const char* type_name<std::int64_t>() {
+  return "int64";
+}
 
 /// Calls f(T()) for the type named `type`.
 template <class F>
@@ -72,9 +80,8 @@ auto prefix(const View& v, std::int64_t n) {
 /// A value no correct add writes (inputs are >= 1): NaN, or -1.
 template <class T>
 T sentinel() {
-  return std::is_floating_point<T>::value
-             ? std::numeric_limits<T>::quiet_NaN()
-             : T(-1);
+  return std::is_floating_point<T>::value ? std::numeric_limits<T>::quiet_NaN()
+                                          : T(-1);
 }
 
 /// out == x + y, as the host computes it (floating point: within one
@@ -147,8 +154,8 @@ template <class ExecSpace, class View, class IdxView>
 std::int64_t verify_add(const ExecSpace& exec, const View& x, const View& y,
                         const View& out, const IdxView& idx, std::string* err) {
   using T = typename View::non_const_value_type;
-  using G = Kokkos::View<T*, Kokkos::LayoutRight,
-                         typename ExecSpace::memory_space>;
+  using G =
+      Kokkos::View<T*, Kokkos::LayoutRight, typename ExecSpace::memory_space>;
   const std::int64_t m = std::int64_t(idx.extent(0));
   G gx("addscope-bench::gx", m), gy("addscope-bench::gy", m),
       gout("addscope-bench::gout", m);
@@ -178,14 +185,6 @@ std::int64_t verify_add(const ExecSpace& exec, const View& x, const View& y,
   return m;
 }
 
-/// Kernel label of a configuration as add() names it.
-inline std::string add_label(const LaunchConfig& asked, const LaunchConfig& ran) {
-  if (asked.kind == LaunchKind::TeamAuto)
-    return "addscope::add[team:auto=" + std::to_string(ran.league) + "x" +
-           std::to_string(ran.team) + "]";
-  return ran.kernel_label();
-}
-
 }  // namespace detail
 
 /// add_team_size_max for T on `exec` (the Views' types the sweep uses).
@@ -201,8 +200,7 @@ int team_max_for(const ExecSpace& exec) {
 /// (team size above team_size_max), before anything is measured.
 template <class T, class ExecSpace>
 void validate_configs(const ExecSpace& exec,
-                      const std::vector<SweepConfig>& configs,
-                      std::int64_t n) {
+                      const std::vector<SweepConfig>& configs, std::int64_t n) {
   detail::DeviceArray<T, ExecSpace> a("addscope-bench::a", 1),
       b("addscope-bench::b", 1), c("addscope-bench::c", 1);
   for (const auto& sc : configs)
@@ -270,8 +268,7 @@ void sweep_add(const ExecSpace& exec, const Plan& plan, const DeviceInfo& dev,
     Ceiling ceil;
     ceil.type = tname;
     ceil.n = n;
-    ceil.kokkos =
-        measure_copy(exec, "D2D", "D2D", "device", os, xs, plan.opt);
+    ceil.kokkos = measure_copy(exec, "D2D", "D2D", "device", os, xs, plan.opt);
     ceil.gbps = ceil.kokkos.gbps_median;
     ceil.source = "Kokkos D2D copy";
     if (raw) {
@@ -286,16 +283,34 @@ void sweep_add(const ExecSpace& exec, const Plan& plan, const DeviceInfo& dev,
       }
     }
     report.ceilings.push_back(ceil);
-    progress.step(Progress::weight(copy_bytes(n, sizeof(T)),
-                                   runs * (raw ? 2 : 1)),
-                  where + " D2D copy", false);
+    progress.step(
+        Progress::weight(copy_bytes(n, sizeof(T)), runs * (raw ? 2 : 1)),
+        where + " D2D copy", false);
 
     std::size_t left = 0;
     for (const auto& sc : configs) left += sc.valid_at(n) ? 1 : 0;
+    AddRow best;  // a copy: report.rows grows
+    best.result.gbps_median = -1;
     for (const auto& sc : configs) {
       if (!sc.valid_at(n)) continue;
       const LaunchConfig cfg = sc.at(n);
       const LaunchConfig ran = resolve_launch_config(exec, xs, ys, os, cfg);
+      // One probe run: a configuration too slow for the budget gets fewer
+      // runs (the probe was its warmup).
+      MeasureOptions opt = plan.opt;
+      exec.fence();
+      const double probe_s = time_host([&] {
+        add(exec, xs, ys, os, cfg);
+        exec.fence();
+      });
+      const bool reduce =
+          probe_s * (opt.warmup + opt.repeat) > kPointBudgetSeconds;
+      if (reduce) {
+        opt.warmup = 0;
+        opt.repeat =
+            std::max(std::min(opt.repeat, 3),
+                     std::min(opt.repeat, int(kPointBudgetSeconds / probe_s)));
+      }
       Kokkos::deep_copy(os, detail::sentinel<T>());
       exec.fence();
       Kokkos::fence();
@@ -308,8 +323,9 @@ void sweep_add(const ExecSpace& exec, const Plan& plan, const DeviceInfo& dev,
       row.league_mult = sc.league_mult;
       row.league_per_n = sc.league_per_n;
       row.result = measure_phases(
-          exec, detail::add_label(cfg, ran), n, add_bytes(n, sizeof(T)),
-          [&] { add(exec, xs, ys, os, cfg); }, plan.opt);
+          exec, cfg.kernel_label(ran), n, add_bytes(n, sizeof(T)),
+          [&] { add(exec, xs, ys, os, cfg); }, opt);
+      row.reduced_repeat = reduce;
       row.checked = detail::verify_add(exec, xs, ys, os, idx, &row.check_error);
       row.verified = row.check_error.empty();
       if (!row.verified) {
@@ -321,27 +337,39 @@ void sweep_add(const ExecSpace& exec, const Plan& plan, const DeviceInfo& dev,
       row.ceiling_source = ceil.source;
       if (ceil.gbps > 0)
         row.pct_of_ceiling = 100.0 * row.result.gbps_median / ceil.gbps;
-      row.fits_l2 =
-          dev.l2_bytes > 0 && add_bytes(n, sizeof(T)) <= dev.l2_bytes;
+      row.fits_l2 = dev.l2_bytes > 0 && add_bytes(n, sizeof(T)) <= dev.l2_bytes;
       report.rows.push_back(row);
+      if (row.verified && row.result.gbps_median > best.result.gbps_median)
+        best = row;
       --left;
-      progress.step(Progress::weight(add_bytes(n, sizeof(T)), runs + 2),
-                    where + " " + sc.spec + " " +
-                        fmt_gbps(row.result.gbps_median) + " GB/s",
+      std::string what = where + " " + sc.spec + " " +
+                         fmt_gbps(row.result.gbps_median) + " GB/s";
+      if (left == 0 && best.result.gbps_median >= 0)
+        what = where + " done: best " + best.spec + " " +
+               fmt_gbps(best.result.gbps_median) + " GB/s";
+      progress.step(Progress::weight(add_bytes(n, sizeof(T)), runs + 2), what,
                     left == 0);
     }
   }
 }
 
+/// Cost estimate of the transfers at size n, for the progress line.
+inline double transfer_step_weight(const Plan& plan, const DeviceInfo& dev,
+                                   std::int64_t n) {
+  const int runs = std::max(1, plan.opt.warmup) + plan.opt.repeat;
+  const int kinds = (dev.has_pinned ? 4 : 2) * (dev.has_cuda_runtime ? 2 : 1);
+  // Across PCIe a byte costs ~20x what it costs in device memory.
+  const double slow = dev.is_gpu ? 20 : 1;
+  return slow *
+         Progress::weight(transfer_bytes(n, sizeof(float)), runs * kinds);
+}
+
 /// Cost estimate of sweep_transfers for the progress line.
 inline double transfer_weight(const Plan& plan, const DeviceInfo& dev,
                               std::size_t* steps) {
-  const int runs = plan.opt.warmup + plan.opt.repeat;
-  const int kinds = (dev.has_pinned ? 4 : 2) * (dev.has_cuda_runtime ? 2 : 1);
   double w = 0;
   for (auto n : plan.sizes) {
-    // Transfers run at PCIe speed, ~20x slower than device memory.
-    w += 20 * Progress::weight(transfer_bytes(n, sizeof(float)), runs * kinds);
+    w += transfer_step_weight(plan, dev, n);
     ++*steps;
   }
   return w;
@@ -357,13 +385,11 @@ void sweep_transfers(const ExecSpace& exec, const Plan& plan,
   using detail::prefix;
   const std::int64_t nmax =
       *std::max_element(plan.sizes.begin(), plan.sizes.end());
-  const int runs = plan.opt.warmup + plan.opt.repeat;
-  const int kinds = (dev.has_pinned ? 4 : 2) * (dev.has_cuda_runtime ? 2 : 1);
   detail::DeviceArray<float, ExecSpace> d(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "addscope-bench::dev"),
       std::size_t(nmax));
-  auto pageable =
-      make_host_array<float, PageableHostSpace>("addscope-bench::pageable", nmax);
+  auto pageable = make_host_array<float, PageableHostSpace>(
+      "addscope-bench::pageable", nmax);
   // Without pinned memory PinnedHostSpace is HostSpace: measure it once.
   auto pinned = make_host_array<float, PinnedHostSpace>(
       "addscope-bench::pinned", dev.has_pinned ? nmax : 0);
@@ -413,9 +439,8 @@ void sweep_transfers(const ExecSpace& exec, const Plan& plan,
                                        opt.repeat));
       }
     }
-    progress.step(
-        20 * Progress::weight(transfer_bytes(n, sizeof(float)), runs * kinds),
-        "transfers n=" + size_name(n) + " float", true);
+    progress.step(transfer_step_weight(plan, dev, n),
+                  "transfers n=" + size_name(n) + " float", true);
   }
 
   // One element read back (the seed's out[2]), pageable and pinned.
@@ -434,16 +459,16 @@ void sweep_transfers(const ExecSpace& exec, const Plan& plan,
   if (dev.has_cuda_runtime) {
     exec.fence();
     report.element_reads.push_back(TransferRow{
-        "cudaMemcpy", cuda_ref::memcpy_timed(
-                          what, "D2H", "pageable", h1.data(), e.data(), 1,
-                          sizeof(float), plan.latency_opt.warmup,
-                          plan.latency_opt.repeat)});
+        "cudaMemcpy",
+        cuda_ref::memcpy_timed(what, "D2H", "pageable", h1.data(), e.data(), 1,
+                               sizeof(float), plan.latency_opt.warmup,
+                               plan.latency_opt.repeat)});
     if (dev.has_pinned)
       report.element_reads.push_back(TransferRow{
-          "cudaMemcpy", cuda_ref::memcpy_timed(
-                            what, "D2H", "pinned", p1.data(), e.data(), 1,
-                            sizeof(float), plan.latency_opt.warmup,
-                            plan.latency_opt.repeat)});
+          "cudaMemcpy",
+          cuda_ref::memcpy_timed(what, "D2H", "pinned", p1.data(), e.data(), 1,
+                                 sizeof(float), plan.latency_opt.warmup,
+                                 plan.latency_opt.repeat)});
   }
 }
 

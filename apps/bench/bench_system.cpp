@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "addscope/core/addscope_Error.hpp"
+#include "addscope/core/addscope_Memory.hpp"
 #include "addscope/timing/addscope_Timer.hpp"
 #include "addscope/transfer/addscope_Transfer.hpp"
 
@@ -24,12 +25,12 @@ namespace bench {
 namespace {
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#define ADDSCOPE_BENCH_CUDA_CHECK(call)                                      \
-  do {                                                                       \
-    const cudaError_t addscope_bench_err_ = (call);                          \
-    if (addscope_bench_err_ != cudaSuccess)                                  \
-      ADDSCOPE_RUNTIME_ERROR(#call << " failed: "                            \
-                                   << cudaGetErrorString(addscope_bench_err_)); \
+#define ADDSCOPE_BENCH_CUDA_CHECK(call)                                     \
+  do {                                                                      \
+    const cudaError_t addscope_bench_err_ = (call);                         \
+    if (addscope_bench_err_ != cudaSuccess)                                 \
+      ADDSCOPE_RUNTIME_ERROR(                                               \
+          #call << " failed: " << cudaGetErrorString(addscope_bench_err_)); \
   } while (0)
 
 constexpr bool kDefaultIsCuda =
@@ -94,7 +95,7 @@ DeviceInfo query_device() {
     ADDSCOPE_BENCH_CUDA_CHECK(cudaGetDevice(&dev));
     cudaDeviceProp p;
     ADDSCOPE_BENCH_CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
-    std::size_t free_b = 0, total_b = 0;
+    std::size_t free_b = 0, total_b = 0;  // free: available_bytes below
     ADDSCOPE_BENCH_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     d.name = p.name;
     d.units = p.multiProcessorCount;
@@ -105,6 +106,7 @@ DeviceInfo query_device() {
     d.llc_bytes = d.l2_bytes;
     d.compute_capability =
         std::to_string(p.major) + "." + std::to_string(p.minor);
+    d.memory_available = available_bytes<Exec::memory_space>();
     return d;
   }
 #endif
@@ -120,7 +122,7 @@ DeviceInfo query_device() {
   d.units_name = "threads";
   const std::uint64_t page = sysconf_bytes(_SC_PAGESIZE);
   d.memory_total = sysconf_bytes(_SC_PHYS_PAGES) * page;
-  d.memory_available = sysconf_bytes(_SC_AVPHYS_PAGES) * page;
+  d.memory_available = available_bytes<Exec::memory_space>();
 #if defined(_SC_LEVEL2_CACHE_SIZE)
   d.l2_bytes = sysconf_bytes(_SC_LEVEL2_CACHE_SIZE);
 #endif
@@ -146,16 +148,15 @@ int default_max_log2(const DeviceInfo& dev, std::size_t elem_size,
     return cap;
   }
   // GPU: 80% of the free device memory; host: 1/8 of the available RAM.
-  const std::uint64_t budget = dev.is_gpu ? dev.memory_available / 10 * 8
-                                          : dev.memory_available / 8;
+  const std::uint64_t budget =
+      dev.is_gpu ? dev.memory_available / 10 * 8 : dev.memory_available / 8;
   const int fit = floor_log2(budget / (3 * elem_size));
   const int k = std::max(0, std::min(cap, fit));
   os << "2^" << k << ": " << (k == cap ? "the default cap" : "memory-bound")
      << " (3 arrays of " << elem_size << "-byte elements in "
      << (dev.is_gpu ? "80% of the free device memory, "
                     : "1/8 of the available RAM, ")
-     << budget / (1u << 20) << " MiB; cap 2^"
-     << cap << ")";
+     << budget / (1u << 20) << " MiB; cap 2^" << cap << ")";
   *why = os.str();
   return k;
 }
@@ -215,8 +216,9 @@ TransferResult memcpy_timed(const std::string& what,
   (void)warmup;
   (void)repeat;
   ADDSCOPE_RUNTIME_ERROR("cudaMemcpy reference requested for '"
-                         << what << "' but addscope-bench was built without "
-                                    "CUDA");
+                         << what
+                         << "' but addscope-bench was built without "
+                            "CUDA");
 #endif
 }
 

@@ -7,6 +7,7 @@
 // Exit status: 0 success, 1 runtime failure (including a wrong add result),
 // 2 bad flags or values (nothing is measured).
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -80,12 +82,17 @@ int parse_command_line(int argc, char** argv, Options* o,
           ->check(CLI::Range(0, 40));
   o_sizes->excludes(o_min);
   o_sizes->excludes(o_max);
-  app.add_option("--configs", o->configs,
-                 std::string("launch configurations, separated by spaces or "
-                             "';' (default: range, range:chunk=C, "
-                             "range:ilp=2/4/8/16, a team grid LxT, team:auto, "
-                             "blas). Forms: ") +
-                     launch_config_forms());
+  app.add_option(
+         "--configs", o->configs,
+         std::string("launch configurations, separated by spaces or ';'. "
+                     "Default: range (ilp chosen by addscope), range:chunk=C, "
+                     "range:ilp=1/2/4/8/16, vector, a team grid team:LxT (T "
+                     "in 32..1024 up to team_size_max; L = 1, 2, 4, 8, 16, 32 "
+                     "x the SM count or host threads, and ceil(N/T)), "
+                     "team:auto, blas. --quick: range, range:ilp=4, vector, "
+                     "team:(4 x SMs)x256, team:auto, blas. Forms: ") +
+             launch_config_forms())
+      ->type_name("LIST");
   app.add_option("--types", o->types,
                  "value types, comma-separated: float, double, int32, int64, "
                  "all")
@@ -96,15 +103,18 @@ int parse_command_line(int argc, char** argv, Options* o,
       app.add_option("--repeat", o->repeat,
                      "timed runs per point; the median is reported (--quick 3)")
           ->capture_default_str();
-  auto* o_warmup = app.add_option("--warmup", o->warmup,
-                                  "untimed runs first (--quick 1)")
-                       ->capture_default_str();
+  auto* o_warmup =
+      app.add_option("--warmup", o->warmup, "untimed runs first (--quick 1)")
+          ->capture_default_str();
   app.add_option("--json", o->json,
-                 "write everything as one JSON document to FILE");
-  app.add_option("--csv", o->csv, "write the add rows as CSV to FILE");
+                 "write everything as one JSON document to FILE")
+      ->type_name("FILE");
+  app.add_option("--csv", o->csv, "write the add rows as CSV to FILE")
+      ->type_name("FILE");
   app.add_option("--plot", o->plot,
                  "write PNG plots (and their data and gnuplot script) into "
-                 "DIR (created if missing; needs gnuplot)");
+                 "DIR (created if missing; needs gnuplot)")
+      ->type_name("DIR");
   app.add_flag("--quick", o->quick,
                "a short sweep: sizes 2^16..2^22, a handful of configurations, "
                "repeat 3, fewer launches for the latency");
@@ -235,30 +245,37 @@ Plan make_plan(const Options& o, const DeviceInfo& dev,
     }
     ADDSCOPE_THROW_IF(min_log2 > max_log2,
                       "--min-log2 = " << min_log2 << " > largest size 2^"
-                                      << max_log2
-                                      << "; allowed: min <= max");
+                                      << max_log2 << "; allowed: min <= max");
     plan.sizes = log2_sizes(min_log2, max_log2);
   }
   const std::int64_t nmax = plan.sizes.back();
-  if (dev.memory_available > 0 &&
-      sweep_bytes(nmax, elem) > dev.memory_available) {
-    const std::string w =
-        "n=" + size_name(nmax) + " needs " +
-        std::to_string(sweep_bytes(nmax, elem) >> 20) + " MiB, more than the " +
-        std::to_string(dev.memory_available >> 20) +
-        " MiB available; allocation may fail";
-    plan.notes.push_back(w);
-    std::fprintf(stderr, "addscope-bench: warning: %s\n", w.c_str());
-  }
+  // A size the user asked for must fit: x, y, out (and the transfers' device
+  // array and host mirrors).
+  const std::string param = !o.sizes.empty() ? "--sizes n"
+                            : o.max_log2_set ? "--max-log2 n"
+                                             : "default n";
+  check_fits<Exec::memory_space>(param, nmax, elem, 3);
+  if (dev.is_gpu && plan.transfers)
+    check_fits<Kokkos::HostSpace>(param + " (host mirrors)", nmax,
+                                  sizeof(float), 2);
   if (dev.l2_bytes > 0) {
     std::string fit;
     for (auto n : plan.sizes)
       if (sweep_bytes(n, elem) <= dev.l2_bytes) fit = size_name(n);
     if (!fit.empty())
-      plan.notes.push_back("sizes up to " + fit +
-                           " fit in L2 (3 N sizeof(T) <= " +
-                           std::to_string(dev.l2_bytes >> 10) +
-                           " KiB): those rows measure the cache, not memory");
+      plan.notes.push_back(
+          "sizes up to " + fit +
+          " fit in L2 (3 N sizeof(T) <= " + std::to_string(dev.l2_bytes >> 10) +
+          " KiB): those rows measure the cache, not memory");
+    std::string in_llc;
+    if (!dev.is_gpu && dev.llc_bytes > dev.l2_bytes)
+      for (auto n : plan.sizes)
+        if (sweep_bytes(n, elem) <= dev.llc_bytes) in_llc = size_name(n);
+    if (!in_llc.empty())
+      plan.notes.push_back("sizes up to " + in_llc +
+                           " fit in the last-level cache as the CPU reports "
+                           "it (" +
+                           std::to_string(dev.llc_bytes >> 20) + " MiB)");
   }
 
   if (!o.configs.empty()) {
@@ -273,6 +290,12 @@ Plan make_plan(const Options& o, const DeviceInfo& dev,
       (*configs)[t] = std::move(list);
     });
   }
+  for (const auto& sc : configs->at(plan.types.front()))
+    if (sc.league_per_n && sc.max_league > 0 && !sc.valid_at(nmax))
+      plan.notes.push_back(sc.spec + " runs only up to n = " +
+                           size_name(sc.max_league * sc.config.team) +
+                           " (at most " + size_name(sc.max_league) +
+                           " teams on the host: each costs microseconds)");
   return plan;
 }
 
@@ -322,10 +345,19 @@ int run(const Options& o) {
         sweep_add<T>(exec, plan, dev, configs[t], progress, report);
       });
     }
-    if (plan.transfers)
-      sweep_transfers(exec, plan, dev, progress, report);
+    if (plan.transfers) sweep_transfers(exec, plan, dev, progress, report);
     progress.finish();
     if (plan.latency) measure_launch_latency(exec, plan, report);
+    // Host backends: our threads add at most `concurrency` to the load; more
+    // than that means other processes shared the cores during the run.
+    double load = 0;
+    if (!dev.is_gpu && ::getloadavg(&load, 1) == 1 &&
+        load > dev.concurrency + 0.5)
+      report.warnings.push_back(fmt::format(
+          "the 1-minute load average was {:.1f} on {} threads at the end of "
+          "the run: other processes competed for the cores, so host timings "
+          "are slower and noisier than the hardware allows",
+          load, dev.concurrency));
     compute_advice(report);
     report.elapsed_s = host_seconds() - t0;
 
@@ -344,7 +376,8 @@ int run(const Options& o) {
         wrote.push_back(p);
     }
     for (const auto& w : wrote) std::cout << "wrote " << w << "\n";
-    std::cout << fmt::format("done in {}\n", format_seconds(host_seconds() - t0));
+    std::cout << fmt::format("done in {}\n",
+                             format_seconds(host_seconds() - t0));
     std::cout.flush();
     if (report.verify_failures) {
       print_error(std::to_string(report.verify_failures) +
@@ -365,8 +398,8 @@ int run(const Options& o) {
 int main(int argc, char** argv) {
   addscope::bench::Options options;
   std::vector<std::string> kokkos_args;
-  const int rc = addscope::bench::parse_command_line(argc, argv, &options,
-                                                     &kokkos_args);
+  const int rc =
+      addscope::bench::parse_command_line(argc, argv, &options, &kokkos_args);
   if (rc != addscope::bench::kContinue) return rc;
 
   std::vector<char*> kargv{argv[0]};

@@ -234,7 +234,8 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
         constexpr int K = decltype(k)::value;
         Kokkos::parallel_for(
             label, policy,
-            Impl::AddRangeFunctor<K, XView, YView, OutView>{x, y, out, n, m});
+            Impl::AddRangeFunctor<K, Impl::interleave_threads<ExecSpace>(),
+                                  XView, YView, OutView>{x, y, out, n, m});
       };
       switch (run.ilp) {
         case 1: launch(std::integral_constant<int, 1>()); break;

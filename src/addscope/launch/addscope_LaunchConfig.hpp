@@ -26,7 +26,8 @@ enum class LaunchKind {
 ///                       else 4 elements; on CPUs 1 element (see README: why
 ///                       Kokkos 3.4's plain RangePolicy add is slow on Hopper)
 ///   range:ilp=K         RangePolicy over ceil(N/K) indices, each adding K
-///                       elements spaced ceil(N/K) apart (coalesced);
+///                       elements: spaced ceil(N/K) apart on GPUs
+///                       (coalesced), consecutive on CPUs;
 ///                       K in {1, 2, 4, 8, 16}; range:ilp=1 is the plain
 ///                       one-element-per-index RangePolicy
 ///   range:chunk=C       RangePolicy with chunk size C (C >= 1), combinable:

@@ -8,10 +8,11 @@
 namespace addscope {
 namespace Impl {
 
-/// RangePolicy body: work item j adds elements j, j+m, ..., j+(K-1)m
-/// (m = ceil(n/K)), so neighbouring work items touch neighbouring elements
-/// and each item has K independent loads in flight.
-template <int K, class XView, class YView, class OutView>
+/// RangePolicy body: work item j adds K elements. Interleaved (GPUs):
+/// j, j+m, ..., j+(K-1)m (m = ceil(n/K)), so neighbouring work items touch
+/// neighbouring elements (coalesced) and each has K independent loads in
+/// flight. Blocked (CPUs): jK .. jK+K-1, so each core streams its own lines.
+template <int K, bool Interleaved, class XView, class YView, class OutView>
 struct AddRangeFunctor {
   XView x;
   YView y;
@@ -27,7 +28,7 @@ struct AddRangeFunctor {
 #pragma unroll
 #endif
       for (int k = 0; k < K; ++k) {
-        const std::int64_t i = j + k * m;
+        const std::int64_t i = Interleaved ? j + k * m : j * K + k;
         if (i < n) out(i) = x(i) + y(i);
       }
     }

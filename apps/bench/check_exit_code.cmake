@@ -1,0 +1,19 @@
+# Runs PROGRAM with ARGS ('|'-separated) and checks that it exits with exactly
+# EXPECTED and that its output matches the regex MATCH (if given).
+#   cmake -DPROGRAM=... -DEXPECTED=2 "-DARGS=--repeat|0" -DMATCH=repeat -P check_exit_code.cmake
+string(REPLACE "|" ";" _args "${ARGS}")
+execute_process(COMMAND ${PROGRAM} ${_args}
+  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err TIMEOUT 100)
+message(STATUS "${PROGRAM} ${_args}\n-> exit ${_rc}\nstdout: ${_out}\nstderr: ${_err}")
+if(NOT "${_rc}" STREQUAL "${EXPECTED}")
+  message(FATAL_ERROR "expected exit status ${EXPECTED}, got '${_rc}'")
+endif()
+if(NOT "${MATCH}" STREQUAL "")
+  string(FIND "${_out}${_err}" "${MATCH}" _at)
+  if(_at EQUAL -1)
+    message(FATAL_ERROR "output does not mention '${MATCH}'")
+  endif()
+endif()
+if(NOT "${EXPECTED}" STREQUAL "0" AND "${_err}" STREQUAL "")
+  message(FATAL_ERROR "exit ${_rc} without a message on stderr")
+endif()
