@@ -19,4 +19,5 @@ for l in libcudart.so.11.0 libfmt.so.9 libgomp.so.1; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
 done
 cp "$ROOT/cmake/cuda-run.sh" "$D/run.sh"
+cp "$ROOT/tests/tools/check_waits.cmake" "$D/"
 du -sh "$D"

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -90,6 +92,76 @@ TEST(SyncTracker, NestedCallsNameTheirParentAndInnermostWins) {
   EXPECT_EQ(calls[0].what, "fence 'pre copy' (in deep_copy a<-b)");
   ASSERT_EQ(calls[0].waited_for.size(), 1u);
   EXPECT_TRUE(calls[1].waited_for.empty());  // not counted twice
+}
+
+namespace {
+// A device whose progress the test decides: marks are numbered, and the
+// device has passed every mark up to `done`.
+struct FakeProbe : addscope::Impl::DeviceProbe {
+  std::intptr_t next = 1, done = 0;
+  double kernel_s = 0.015;  // what events would say each kernel ran
+  bool available() const override { return true; }
+  addscope::Impl::DeviceMark mark() override {
+    return {reinterpret_cast<void*>(next++)};
+  }
+  bool reached(const addscope::Impl::DeviceMark& m) override {
+    return reinterpret_cast<std::intptr_t>(m.event) <= done;
+  }
+  double elapsed_s(const addscope::Impl::DeviceMark&,
+                   const addscope::Impl::DeviceMark&) override {
+    return kernel_s;
+  }
+  void release(addscope::Impl::DeviceMark& m) override { m.event = nullptr; }
+};
+}  // namespace
+
+TEST(SyncTracker, ProbeChargesTheCallDuringWhichTheKernelFinished) {
+  auto* fake = new FakeProbe;
+  SyncTracker t{std::unique_ptr<addscope::Impl::DeviceProbe>(fake)};
+  const auto k = t.kernel_begin("user::slow", DeviceKind::Cuda);
+  t.kernel_end(k);
+  // A host kernel runs while the device works; the device finishes meanwhile.
+  const auto h = t.kernel_begin("host::work", DeviceKind::OpenMP);
+  busy_for(0.02);
+  fake->done = fake->next;
+  t.kernel_end(h);
+  const auto calls = t.calls();
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0].what, "host::work");
+  ASSERT_EQ(calls[0].waited_for.size(), 1u);
+  EXPECT_EQ(calls[0].waited_for[0].kernel, "user::slow");
+  // The kernel ran 15 ms from its launch: that much overlapped the call.
+  EXPECT_GT(calls[0].wait_s, 0.005);
+  EXPECT_LE(calls[0].wait_s, 0.0151);
+  EXPECT_DOUBLE_EQ(t.kernels().at(0).device_s, 0.015);
+}
+
+TEST(SyncTracker, ProbeFindsWaitsBetweenReportedEvents) {
+  auto* fake = new FakeProbe;
+  fake->kernel_s = 0.05;
+  SyncTracker t{std::unique_ptr<addscope::Impl::DeviceProbe>(fake)};
+  const auto h = t.kernel_begin("host::setup", DeviceKind::OpenMP);
+  t.kernel_end(h);
+  const auto k = t.kernel_begin("user::slow_add[1x1]", DeviceKind::Cuda);
+  t.kernel_end(k);
+  busy_for(0.06);  // unreported code blocks until the device is done
+  fake->done = fake->next;
+  t.instant("allocate out_mirror (Host, 8 B)");
+  const auto calls = t.blocking_calls();
+  ASSERT_FALSE(calls.empty());
+  const auto& gap = calls.front();
+  EXPECT_EQ(gap.kind, "gap");
+  EXPECT_EQ(gap.what,
+            "unreported host code between 'launch of user::slow_add[1x1]' and "
+            "'allocate out_mirror (Host, 8 B)'");
+  ASSERT_EQ(gap.waited_for.size(), 1u);
+  EXPECT_GT(gap.wait_s, 0.04);
+  EXPECT_LE(gap.wait_s, gap.duration_s());
+  // The host kernel's call is named after it; nothing waited there.
+  bool saw_host = false;
+  for (const auto& c : calls)
+    if (c.what == "host::setup") saw_host = c.waited_for.empty();
+  EXPECT_TRUE(saw_host);
 }
 
 TEST(SyncTracker, JsonAndClear) {

@@ -88,6 +88,10 @@ SyncTracker& SyncTracker::global() {
 SyncTracker::SyncTracker(bool use_device_probe) : use_probe_(use_device_probe) {
   (void)epoch();
 }
+SyncTracker::SyncTracker(std::unique_ptr<Impl::DeviceProbe> probe)
+    : probe_(std::move(probe)), probe_tried_(true) {
+  (void)epoch();
+}
 SyncTracker::~SyncTracker() {
   if (probe_)
     for (auto& p : pending_) {
@@ -275,9 +279,9 @@ void SyncTracker::kernel_end(std::uint64_t kernel_id) {
       rec.end_s = t;
       attribute_locked(rec, (*it)->pending_at_begin);
       open_.erase(std::next(it).base());
-      push_call_locked(std::move(rec));
       last_event_s_ = t;
       last_event_ = "end of " + rec.what;
+      push_call_locked(std::move(rec));
       return;
     }
 }

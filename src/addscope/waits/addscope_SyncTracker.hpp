@@ -77,6 +77,8 @@ class SyncTracker {
   /// use_device_probe = false: never ask the device (pending asynchronous
   /// kernels finish at the next fence or deep_copy) — for tests.
   explicit SyncTracker(bool use_device_probe = true);
+  /// With a given probe (tests drive the device's progress with a fake).
+  explicit SyncTracker(std::unique_ptr<Impl::DeviceProbe> probe);
   ~SyncTracker();
   SyncTracker(const SyncTracker&) = delete;
   SyncTracker& operator=(const SyncTracker&) = delete;
