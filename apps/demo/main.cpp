@@ -4,13 +4,14 @@
 // thread), timed the launch (2 ms), read out[2] and saw 1.56 s: "the transfer
 // is slow!". This program replays that sequence, then the same with a fence,
 // and says which call absorbed whose time.
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <Kokkos_Random.hpp>
 #include <addscope/addscope.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <fmt/format.h>
 #include <iostream>
 #include <string>
 #include <type_traits>
@@ -21,7 +22,8 @@ namespace {
 struct Options {
   std::int64_t n = 10000000;
   std::string type = "float";
-  std::vector<std::string> configs = {"range:ilp=1", "range", "vector", "team:auto"};
+  std::vector<std::string> configs = {"range:ilp=1", "range", "vector",
+                                      "team:auto"};
   std::string seed_config = "team:1x1";
   std::int64_t index = 2;
   int repeat = 10;
@@ -65,7 +67,8 @@ Outcome run(const Options& o, const std::vector<addscope::LaunchConfig>& cfgs,
   Exec exec;
   const std::int64_t n = o.n;
   addscope::check_fits<Mem>("--n", n, sizeof(T), 3);
-  Kokkos::View<T*, Mem> x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), n),
+  Kokkos::View<T*, Mem> x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"),
+                          n),
       y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "y"), n),
       out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "out"), n);
   fill_random(x, 2026);
@@ -119,22 +122,25 @@ Outcome run(const Options& o, const std::vector<addscope::LaunchConfig>& cfgs,
       transfers.push_back(addscope::measure_copy(exec, "D2H whole", "D2H",
                                                  "pinned", pinned, out, mo));
     }
-    auto one = addscope::make_host_array<T, addscope::PageableHostSpace>(
-        "out_one", 1);
-    transfers.push_back(addscope::measure_copy(
-        exec, "D2H " + elem, "D2H", "pageable", one,
-        addscope::element(out, o.index), mo));
+    auto one =
+        addscope::make_host_array<T, addscope::PageableHostSpace>("out_one", 1);
+    transfers.push_back(
+        addscope::measure_copy(exec, "D2H " + elem, "D2H", "pageable", one,
+                               addscope::element(out, o.index), mo));
   }
 
   // ---- the table ---------------------------------------------------------
   std::cout << fmt::format(
-      "addscope-demo: N = {}, {}, execution space {} ({} launches), Kokkos {}\n\n",
+      "addscope-demo: N = {}, {}, execution space {} ({} launches), Kokkos "
+      "{}\n\n",
       n, o.type, space, async ? "asynchronous" : "synchronous", KOKKOS_VERSION);
   std::vector<addscope::Row> rows = {
       {"1 naive", "launch " + seed_label, t(seed.naive_launch_s), "", ""},
-      {"1 naive", "create_mirror_view(" + elem + ")", t(seed.naive_mirror_s), "", ""},
+      {"1 naive", "create_mirror_view(" + elem + ")", t(seed.naive_mirror_s),
+       "", ""},
       {"1 naive", "deep_copy(" + elem + ")", t(seed.naive_copy_s), "", ""},
-      {"1 naive", "read " + elem + " (the two above)", t(seed.naive_read_s()), "", ""},
+      {"1 naive", "read " + elem + " (the two above)", t(seed.naive_read_s()),
+       "", ""},
       {"2 fenced", "launch " + seed_label, t(seed.fenced_launch_s), "", ""},
       {"2 fenced", "launch + fence (the kernel)", t(seed.completion_s),
        addscope::fmt_gbps(addscope::gbps(addscope::add_bytes(n, sizeof(T)),
@@ -148,7 +154,8 @@ Outcome run(const Options& o, const std::vector<addscope::LaunchConfig>& cfgs,
                     "launch " + t(p.launch.median_s)});
   for (const auto& tr : transfers)
     rows.push_back({"4 transfer", tr.what + " " + tr.memory + " (median)",
-                    t(tr.time.median_s), addscope::fmt_gbps(tr.gbps_median), ""});
+                    t(tr.time.median_s), addscope::fmt_gbps(tr.gbps_median),
+                    ""});
   std::cout << addscope::render_table({"step", "what", "time", "GB/s", "note"},
                                       rows)
             << "\n";
@@ -161,8 +168,8 @@ Outcome run(const Options& o, const std::vector<addscope::LaunchConfig>& cfgs,
     std::cout << fmt::format(
         "   Taken at face value, the read looks {} times slower than the "
         "launch: \"the transfer is slow\".\n",
-        fmt::format("{:.0f}", seed.naive_read_s() /
-                                  std::max(seed.naive_launch_s, 1e-9)));
+        fmt::format("{:.0f}",
+                    seed.naive_read_s() / std::max(seed.naive_launch_s, 1e-9)));
   std::cout << fmt::format(
       "2. With a fence after the launch, the kernel itself took {}; reading {} "
       "took {} (create_mirror_view {} + deep_copy {}, median of 5).\n",
@@ -200,11 +207,12 @@ Outcome run(const Options& o, const std::vector<addscope::LaunchConfig>& cfgs,
         t(seed.fenced_read_s()));
   }
   if (best)
-    std::cout << fmt::format("; the fastest configuration tried, {}, takes {}", best->label,
-                             t(best->completion.median_s));
+    std::cout << fmt::format("; the fastest configuration tried, {}, takes {}",
+                             best->label, t(best->completion.median_s));
   std::cout << ".\n";
-  std::cout << (res.verified ? "All results verified (out = x + y, every element).\n"
-                             : "WRONG RESULTS: out != x + y.\n");
+  std::cout << (res.verified
+                    ? "All results verified (out = x + y, every element).\n"
+                    : "WRONG RESULTS: out != x + y.\n");
 
   // ---- JSON ----------------------------------------------------------------
   nlohmann::json j;
@@ -217,7 +225,8 @@ Outcome run(const Options& o, const std::vector<addscope::LaunchConfig>& cfgs,
   j["configs"] = nlohmann::json::array();
   for (const auto& p : phases) j["configs"].push_back(addscope::to_json(p));
   j["transfers"] = nlohmann::json::array();
-  for (const auto& tr : transfers) j["transfers"].push_back(addscope::to_json(tr));
+  for (const auto& tr : transfers)
+    j["transfers"].push_back(addscope::to_json(tr));
   j["verified"] = res.verified;
   res.json = j;
   return res;
@@ -234,10 +243,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 40));
   app.add_option("--type", o.type, "element type")
       ->check(CLI::IsMember({"float", "double", "int32", "int64"}));
-  app.add_option("--config", o.configs,
-                 std::string("launch configurations to compare (default: range:ilp=1 "
-                             "range vector team:auto); forms: ") +
-                     addscope::launch_config_forms());
+  app.add_option(
+      "--config", o.configs,
+      std::string("launch configurations to compare (default: range:ilp=1 "
+                  "range vector team:auto); forms: ") +
+          addscope::launch_config_forms());
   app.add_option("--seed-config", o.seed_config,
                  "the configuration of the naive launch (default team:1x1)");
   app.add_option("--index", o.index, "the element read back (default 2)")
@@ -255,9 +265,9 @@ int main(int argc, char** argv) {
     cfgs = addscope::parse_launch_config_list(joined);
     seed_cfg = addscope::parse_launch_config(o.seed_config);
     if (o.index >= o.n)
-      throw addscope::InvalidArgument(
-          "--index = " + std::to_string(o.index) + " is out of range; allowed: 0.." +
-          std::to_string(o.n - 1));
+      throw addscope::InvalidArgument("--index = " + std::to_string(o.index) +
+                                      " is out of range; allowed: 0.." +
+                                      std::to_string(o.n - 1));
     if (!o.json.empty()) addscope::check_writable("--json", o.json);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -273,11 +283,16 @@ int main(int argc, char** argv) {
   int rc = 0;
   try {
     Outcome out;
-    if (o.type == "float") out = run<float>(o, cfgs, seed_cfg);
-    else if (o.type == "double") out = run<double>(o, cfgs, seed_cfg);
-    else if (o.type == "int32") out = run<std::int32_t>(o, cfgs, seed_cfg);
-    else out = run<std::int64_t>(o, cfgs, seed_cfg);
-    if (!o.json.empty()) addscope::write_file_atomic(o.json, out.json.dump(2) + "\n");
+    if (o.type == "float")
+      out = run<float>(o, cfgs, seed_cfg);
+    else if (o.type == "double")
+      out = run<double>(o, cfgs, seed_cfg);
+    else if (o.type == "int32")
+      out = run<std::int32_t>(o, cfgs, seed_cfg);
+    else
+      out = run<std::int64_t>(o, cfgs, seed_cfg);
+    if (!o.json.empty())
+      addscope::write_file_atomic(o.json, out.json.dump(2) + "\n");
     rc = out.verified ? 0 : 1;
   } catch (const addscope::InvalidArgument& e) {
     std::cerr << "addscope-demo: " << e.what() << "\n";

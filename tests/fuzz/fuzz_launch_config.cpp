@@ -80,7 +80,8 @@ void fuzz_list(const std::string& input) {
     check_error(input, e);
     return;
   }
-  if (list.empty()) finding(input, "parse_launch_config_list returned no entry");
+  if (list.empty())
+    finding(input, "parse_launch_config_list returned no entry");
   std::string joined;
   for (const auto& c : list) {
     check_parsed(input, c);
@@ -100,7 +101,8 @@ void fuzz_list(const std::string& input) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
+                                      std::size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
   try {
     fuzz_one(input);

@@ -97,22 +97,26 @@ int main(int argc, char** argv) {
       Kokkos::deep_copy(x, 1.5f);
       Kokkos::deep_copy(y, 2.25f);
       Kokkos::View<int*, Kokkos::CudaSpace> shape("shape", 3);
-      Kokkos::parallel_for("probe::shape",
-                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, n),
-                           ShapeProbe{x, y, out, shape});
+      Kokkos::parallel_for(
+          "probe::shape",
+          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, n),
+          ShapeProbe{x, y, out, shape});
       auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), shape);
       const double bytes = 3.0 * 4 * n;
-      std::printf("n=%ld: Kokkos RangePolicy launches block (%d,%d) x grid %d\n", n,
-                  hs(0), hs(1), hs(2));
+      std::printf(
+          "n=%ld: Kokkos RangePolicy launches block (%d,%d) x grid %d\n", n,
+          hs(0), hs(1), hs(2));
       auto row = [&](const char* name, double s) {
-        std::printf("  %-40s %9.1f us  %7.1f GB/s\n", name, s * 1e6, bytes / s * 1e-9);
+        std::printf("  %-40s %9.1f us  %7.1f GB/s\n", name, s * 1e6,
+                    bytes / s * 1e-9);
       };
       Exec exec;
       std::printf("  [fence + host clock | CUDA events]\n");
-      for (const char* c : {"range:ilp=1", "range", "range:ilp=2", "range:ilp=8",
-                            "vector:ilp=1", "vector:ilp=2", "vector", "vector:ilp=8",
-                            "team:auto", "team:2112x256", "team:1056x256",
-                            "team:1056x512", "blas"}) {
+      for (const char* c :
+           {"range:ilp=1", "range", "range:ilp=2", "range:ilp=8",
+            "vector:ilp=1", "vector:ilp=2", "vector", "vector:ilp=8",
+            "team:auto", "team:2112x256", "team:1056x256", "team:1056x512",
+            "blas"}) {
         const auto cfg = addscope::parse_launch_config(c);
         auto f = [&] { addscope::add(exec, x, y, out, cfg); };
         const double h = median_s(f), e = median_event_s(f);
@@ -125,38 +129,43 @@ int main(int argc, char** argv) {
                 KOKKOS_LAMBDA(long i) { out(i) = x(i) + y(i); });
           }));
       row("RangePolicy int index", median_s([&] {
-            Kokkos::parallel_for(Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(0, int(n)),
-                                 KOKKOS_LAMBDA(int i) { out(i) = x(i) + y(i); });
+            Kokkos::parallel_for(
+                Kokkos::RangePolicy<Exec, Kokkos::IndexType<int>>(0, int(n)),
+                KOKKOS_LAMBDA(int i) { out(i) = x(i) + y(i); });
           }));
       for (int b : {128, 256, 512, 1024}) {
         char name[64];
         std::snprintf(name, sizeof name, "raw CUDA add <<<n/%d, %d>>>", b, b);
         row(name, median_s([&] {
-              raw_add<<<(n + b - 1) / b, b>>>(x.data(), y.data(), out.data(), n);
+              raw_add<<<(n + b - 1) / b, b>>>(x.data(), y.data(), out.data(),
+                                              n);
             }));
         std::snprintf(name, sizeof name, "raw CUDA add block(1,%d) y-index", b);
         row(name, median_s([&] {
-              raw_add_ydim<<<(n + b - 1) / b, dim3(1, b, 1)>>>(x.data(), y.data(),
-                                                              out.data(), n);
+              raw_add_ydim<<<(n + b - 1) / b, dim3(1, b, 1)>>>(
+                  x.data(), y.data(), out.data(), n);
             }));
       }
       const double cp = median_s([&] {
         cudaMemcpy(out.data(), x.data(), n * 4, cudaMemcpyDeviceToDevice);
       });
       const double cpe = median_event_s([&] {
-        cudaMemcpyAsync(out.data(), x.data(), n * 4, cudaMemcpyDeviceToDevice, 0);
+        cudaMemcpyAsync(out.data(), x.data(), n * 4, cudaMemcpyDeviceToDevice,
+                        0);
       });
       std::printf("  %-40s %9.1f us  %7.1f GB/s (2 N s bytes, CUDA events)\n",
                   "cudaMemcpyAsync D2D", cpe * 1e6, 2.0 * 4 * n / cpe * 1e-9);
-      std::printf("  %-40s %9.1f us  %7.1f GB/s (2 N s bytes)\n", "cudaMemcpy D2D",
-                  cp * 1e6, 2.0 * 4 * n / cp * 1e-9);
+      std::printf("  %-40s %9.1f us  %7.1f GB/s (2 N s bytes)\n",
+                  "cudaMemcpy D2D", cp * 1e6, 2.0 * 4 * n / cp * 1e-9);
       const double kc = median_s([&] { Kokkos::deep_copy(out, x); });
-      std::printf("  %-40s %9.1f us  %7.1f GB/s (2 N s bytes)\n", "Kokkos::deep_copy D2D",
-                  kc * 1e6, 2.0 * 4 * n / kc * 1e-9);
+      std::printf("  %-40s %9.1f us  %7.1f GB/s (2 N s bytes)\n",
+                  "Kokkos::deep_copy D2D", kc * 1e6, 2.0 * 4 * n / kc * 1e-9);
       const double empty = median_s([&] {
-        Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, 1), KOKKOS_LAMBDA(int) {});
+        Kokkos::parallel_for(Kokkos::RangePolicy<Exec>(0, 1),
+                             KOKKOS_LAMBDA(int){});
       });
-      std::printf("  %-40s %9.1f us\n", "empty Kokkos launch + fence", empty * 1e6);
+      std::printf("  %-40s %9.1f us\n", "empty Kokkos launch + fence",
+                  empty * 1e6);
     }
   }
   Kokkos::finalize();

@@ -19,19 +19,20 @@ int main(int argc, char** argv) {
       return std::chrono::duration<double, std::micro>(b - a).count();
     };
     for (int i = 0; i < 100; ++i)  // warm-up
-      Kokkos::parallel_for("overhead::empty", 1, KOKKOS_LAMBDA(int) {});
+      Kokkos::parallel_for("overhead::empty", 1, KOKKOS_LAMBDA(int){});
     Kokkos::fence();
     const auto t0 = now();
     for (int i = 0; i < iters; ++i) {
-      Kokkos::parallel_for("overhead::empty", 1, KOKKOS_LAMBDA(int) {});
+      Kokkos::parallel_for("overhead::empty", 1, KOKKOS_LAMBDA(int){});
       Kokkos::fence();
     }
     const auto t1 = now();
     for (int i = 0; i < iters; ++i) Kokkos::deep_copy(h, v);
     const auto t2 = now();
-    std::printf("event_overhead: %d iterations: launch+fence %.3f us, "
-                "deep_copy %.3f us per iteration\n",
-                iters, us(t0, t1) / iters, us(t1, t2) / iters);
+    std::printf(
+        "event_overhead: %d iterations: launch+fence %.3f us, "
+        "deep_copy %.3f us per iteration\n",
+        iters, us(t0, t1) / iters, us(t1, t2) / iters);
   }
   Kokkos::finalize();
   return 0;

@@ -22,10 +22,14 @@ void kokkosp_begin_parallel_for(const char*, std::uint32_t, std::uint64_t* id) {
   *id = 0;
 }
 void kokkosp_end_parallel_for(std::uint64_t) {}
-void kokkosp_begin_fence(const char*, std::uint32_t, std::uint64_t* id) { *id = 0; }
+void kokkosp_begin_fence(const char*, std::uint32_t, std::uint64_t* id) {
+  *id = 0;
+}
 void kokkosp_end_fence(std::uint64_t) {}
-void kokkosp_allocate_data(SpaceHandle, const char*, const void*, std::uint64_t) {}
-void kokkosp_deallocate_data(SpaceHandle, const char*, const void*, std::uint64_t) {}
+void kokkosp_allocate_data(SpaceHandle, const char*, const void*,
+                           std::uint64_t) {}
+void kokkosp_deallocate_data(SpaceHandle, const char*, const void*,
+                             std::uint64_t) {}
 void kokkosp_begin_deep_copy(SpaceHandle, const char*, const void*, SpaceHandle,
                              const char*, const void*, std::uint64_t) {}
 void kokkosp_end_deep_copy() {}

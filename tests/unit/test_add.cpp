@@ -23,8 +23,7 @@ TYPED_TEST_SUITE(Add, ExecSpaces);
 
 namespace {
 
-const std::int64_t kSizes[] = {0,    1,    2,    31,   32,     33,
-                               1023, 1024, 1025, 1000007};
+const std::int64_t kSizes[] = {0, 1, 2, 31, 32, 33, 1023, 1024, 1025, 1000007};
 
 // The configurations every space runs; team sizes are clamped to what the
 // space allows (the clamp itself is tested in TeamSizeAboveMaxIsRejected).
@@ -74,7 +73,8 @@ void check_all_configs(std::uint64_t seed) {
       Kokkos::deep_copy(out, poison<T>());
       const auto ran = addscope::add(exec, cx, cy, out, cfg);
       exec.fence();
-      if (!cfg.is_auto()) EXPECT_EQ(ran, cfg);
+      if (!cfg.is_auto())
+        EXPECT_EQ(ran, cfg);
       else if (cfg.kind == addscope::LaunchKind::TeamAuto)
         EXPECT_EQ(ran.kind, addscope::LaunchKind::Team);
       else
@@ -85,8 +85,8 @@ void check_all_configs(std::uint64_t seed) {
         const T ref = T(hx[i] + hy[i]);
         if (!same_value(got[i], ref) || !same_value(got[i], ref_blas[i])) {
           if (bad++ < 3)
-            ADD_FAILURE() << "element " << i << ": got " << got[i]
-                          << ", want " << ref;
+            ADD_FAILURE() << "element " << i << ": got " << got[i] << ", want "
+                          << ref;
         }
       }
       ASSERT_EQ(bad, 0u);
@@ -121,13 +121,15 @@ TYPED_TEST(Add, StridedSubviews) {
   Kokkos::deep_copy(outs, poison<float>());
   EXPECT_THROW(addscope::add(exec, x, y, out, addscope::LaunchConfig::vector()),
                addscope::InvalidArgument);
-  for (const char* c : {"range", "range:ilp=4", "team:7x1", "team:auto", "blas"}) {
+  for (const char* c :
+       {"range", "range:ilp=4", "team:7x1", "team:auto", "blas"}) {
     SCOPED_TRACE(c);
     Kokkos::deep_copy(outs, poison<float>());
     addscope::add(exec, x, y, out, addscope::parse_launch_config(c));
     exec.fence();
     const auto hx = to_host(x), hy = to_host(y);
-    const auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), outs);
+    const auto ho =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), outs);
     for (std::int64_t i = 0; i < n; ++i) {
       ASSERT_EQ(ho(i, 4), hx[i] + hy[i]) << i;
       for (int j = 0; j < 4; ++j)  // the rest of the parent is untouched
@@ -140,14 +142,16 @@ TYPED_TEST(Add, InPlaceAliasing) {
   using Space = TypeParam;
   Space exec;
   const std::int64_t n = 1000007;
-  const auto hx = random_values<double>(n, 99), hy = random_values<double>(n, 98);
+  const auto hx = random_values<double>(n, 99),
+             hy = random_values<double>(n, 98);
   for (const char* c :
        {"range", "range:ilp=16", "vector", "team:3x1", "team:auto", "blas"}) {
     SCOPED_TRACE(c);
     auto x = to_device<double, Space>(hx, "x");
     auto y = to_device<double, Space>(hy, "y");
     addscope::add(exec, x, y, x, addscope::parse_launch_config(c));  // x += y
-    addscope::add(exec, x, y, y, addscope::parse_launch_config(c));  // y = x + y
+    addscope::add(exec, x, y, y,
+                  addscope::parse_launch_config(c));  // y = x + y
     exec.fence();
     const auto gx = to_host(x), gy = to_host(y);
     for (std::int64_t i = 0; i < n; ++i) {
@@ -217,7 +221,8 @@ TYPED_TEST(Add, ArraysThatCannotFitAreRefusedBeforeAllocating) {
     ADD_FAILURE() << "no error";
   } catch (const addscope::InvalidArgument& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("--n = " + std::to_string(too_many)), std::string::npos) << m;
+    EXPECT_NE(m.find("--n = " + std::to_string(too_many)), std::string::npos)
+        << m;
     EXPECT_NE(m.find("bytes are available"), std::string::npos) << m;
   }
   EXPECT_NO_THROW(addscope::check_fits<MS>("--n", 1000, sizeof(float), 3));
@@ -302,7 +307,8 @@ TYPED_TEST(Add, KernelLabelsReachKokkosTools) {
   Kokkos::Tools::Experimental::set_push_region_callback(record_region);
   addscope::add(exec, x, y, out, addscope::parse_launch_config("1x1"));
   addscope::add(exec, x, y, out, addscope::parse_launch_config("range:ilp=4"));
-  const auto ran = addscope::add(exec, x, y, out, addscope::LaunchConfig::team_auto());
+  const auto ran =
+      addscope::add(exec, x, y, out, addscope::LaunchConfig::team_auto());
   addscope::add(exec, x, y, out, addscope::LaunchConfig::blas());
   exec.fence();
   Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);

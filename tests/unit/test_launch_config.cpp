@@ -10,10 +10,10 @@ using addscope::LaunchKind;
 using addscope::parse_launch_config;
 
 TEST(LaunchConfig, GoodFormsRoundTrip) {
-  for (const char* s : {"range", "range:chunk=4096", "range:ilp=4", "range:ilp=1",
-                        "vector", "vector:ilp=2", "vector:chunk=64,ilp=4",
-                        "range:chunk=7,ilp=16", "team:1024x256", "team:1x1",
-                        "team:auto", "blas"}) {
+  for (const char* s :
+       {"range", "range:chunk=4096", "range:ilp=4", "range:ilp=1", "vector",
+        "vector:ilp=2", "vector:chunk=64,ilp=4", "range:chunk=7,ilp=16",
+        "team:1024x256", "team:1x1", "team:auto", "blas"}) {
     SCOPED_TRACE(s);
     const LaunchConfig c = parse_launch_config(s);
     EXPECT_EQ(c.to_string(), s);
@@ -54,7 +54,8 @@ TEST(LaunchConfig, AutomaticChoicesShowWhatTheyResolvedTo) {
 TEST(LaunchConfig, KernelLabelNamesTheConfiguration) {
   EXPECT_EQ(parse_launch_config("team:1024x256").kernel_label(),
             "addscope::add[team:1024x256]");
-  EXPECT_EQ(parse_launch_config("range").kernel_label(), "addscope::add[range]");
+  EXPECT_EQ(parse_launch_config("range").kernel_label(),
+            "addscope::add[range]");
 }
 
 TEST(LaunchConfig, BadFormsNameTokenAndAcceptedForms) {
@@ -128,13 +129,15 @@ TEST(LaunchConfig, FactoriesValidate) {
 }
 
 TEST(LaunchConfig, Lists) {
-  const auto v = addscope::parse_launch_config_list("range  team:1x1;blas\n1x1");
+  const auto v =
+      addscope::parse_launch_config_list("range  team:1x1;blas\n1x1");
   ASSERT_EQ(v.size(), 4u);
   EXPECT_EQ(v[0].to_string(), "range");
   EXPECT_EQ(v[1].to_string(), "team:1x1");
   EXPECT_EQ(v[2].to_string(), "blas");
   EXPECT_EQ(v[3].to_string(), "team:1x1");
-  EXPECT_THROW(addscope::parse_launch_config_list(""), addscope::InvalidArgument);
+  EXPECT_THROW(addscope::parse_launch_config_list(""),
+               addscope::InvalidArgument);
   EXPECT_THROW(addscope::parse_launch_config_list(" ; ;"),
                addscope::InvalidArgument);
   EXPECT_THROW(addscope::parse_launch_config_list("range bogus"),

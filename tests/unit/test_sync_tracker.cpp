@@ -24,7 +24,8 @@ void busy_for(double s) {
 
 TEST(SyncTracker, DeviceIdsDecode) {
   EXPECT_EQ(addscope::device_kind_from_tools_id(2u << 24), DeviceKind::Cuda);
-  EXPECT_EQ(addscope::device_kind_from_tools_id((1u << 24) + 3), DeviceKind::OpenMP);
+  EXPECT_EQ(addscope::device_kind_from_tools_id((1u << 24) + 3),
+            DeviceKind::OpenMP);
   EXPECT_EQ(addscope::device_kind_from_tools_id(0), DeviceKind::Serial);
   EXPECT_TRUE(addscope::is_async(DeviceKind::Cuda));
   EXPECT_FALSE(addscope::is_async(DeviceKind::OpenMP));
@@ -71,7 +72,8 @@ TEST(SyncTracker, FenceWithoutProbeAbsorbsPendingKernel) {
   EXPECT_LE(top.wait_s, top.duration_s());
   const std::string line = addscope::format_attribution(top);
   EXPECT_NE(line.find("deep_copy out[2]"), std::string::npos) << line;
-  EXPECT_NE(line.find("waiting for user::add [1x1]"), std::string::npos) << line;
+  EXPECT_NE(line.find("waiting for user::add [1x1]"), std::string::npos)
+      << line;
   // The kernel knows who absorbed it; the quick step absorbed nothing.
   EXPECT_EQ(t.kernels().at(0).absorbed_by, "deep_copy out[2]");
   for (const auto& r : calls)

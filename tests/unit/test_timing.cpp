@@ -81,15 +81,17 @@ TYPED_TEST(Timing, PhasesAndTransfer) {
   EXPECT_EQ(p.bytes, 3u * 8u * std::uint64_t(n));
   for (std::size_t i = 0; i < 5; ++i)
     EXPECT_LE(p.launch.samples_s[i], p.completion.samples_s[i]);
-  EXPECT_DOUBLE_EQ(p.gbps_median, double(p.bytes) / p.completion.median_s / 1e9);
+  EXPECT_DOUBLE_EQ(p.gbps_median,
+                   double(p.bytes) / p.completion.median_s / 1e9);
 
-  auto mirror = addscope::make_host_array<double, addscope::PinnedHostSpace>(
-      "mirror", n);
+  auto mirror =
+      addscope::make_host_array<double, addscope::PinnedHostSpace>("mirror", n);
   const auto t = addscope::measure_copy(exec, "D2H whole", "D2H", "pinned",
                                         mirror, out, opt);
   EXPECT_EQ(t.bytes, 8u * std::uint64_t(n));
   EXPECT_GT(t.gbps_median, 0);
-  for (std::int64_t i = 0; i < n; i += 4099) ASSERT_EQ(mirror(i), hx[i] + hy[i]);
+  for (std::int64_t i = 0; i < n; i += 4099)
+    ASSERT_EQ(mirror(i), hx[i] + hy[i]);
 }
 
 TYPED_TEST(Timing, ElementIndexIsChecked) {

@@ -52,7 +52,8 @@ Kokkos::View<T*, typename Space::memory_space> to_device(
   Kokkos::View<T*, typename Space::memory_space> d(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
       h.size());
-  Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+  Kokkos::View<const T*, Kokkos::HostSpace,
+               Kokkos::MemoryTraits<Kokkos::Unmanaged>>
       hv(h.data(), h.size());
   Kokkos::deep_copy(d, hv);
   return d;

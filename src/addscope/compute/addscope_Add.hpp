@@ -22,7 +22,8 @@ struct AddChecks {
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
                 "addscope::add: the first argument must be a Kokkos execution "
                 "space instance");
-  static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value &&
+  static_assert(Kokkos::is_view<XView>::value &&
+                    Kokkos::is_view<YView>::value &&
                     Kokkos::is_view<OutView>::value,
                 "addscope::add: x, y and out must be Kokkos::Views");
   static_assert(XView::rank == 1 && YView::rank == 1 && OutView::rank == 1,
@@ -40,10 +41,10 @@ struct AddChecks {
   static_assert(
       Kokkos::SpaceAccessibility<ExecSpace,
                                  typename XView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecSpace,
-                                     typename YView::memory_space>::accessible &&
-          Kokkos::SpaceAccessibility<ExecSpace,
-                                     typename OutView::memory_space>::accessible,
+          Kokkos::SpaceAccessibility<
+              ExecSpace, typename YView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<
+              ExecSpace, typename OutView::memory_space>::accessible,
       "addscope::add: x, y and out must be accessible from the execution "
       "space");
 };
@@ -56,8 +57,8 @@ bool partially_overlap(const A& a, const B& b) {
   const auto* b0 = reinterpret_cast<const char*>(b.data());
   const auto* a1 = a0 + ((a.extent(0) - 1) * a.stride(0) + 1) * sizeof(T);
   const auto* b1 = b0 + ((b.extent(0) - 1) * b.stride(0) + 1) * sizeof(T);
-  const bool overlap = std::less<const char*>()(a0, b1) &&
-                       std::less<const char*>()(b0, a1);
+  const bool overlap =
+      std::less<const char*>()(a0, b1) && std::less<const char*>()(b0, a1);
   const bool identical = a0 == b0 && a.stride(0) == b.stride(0);
   return overlap && !identical;
 }
@@ -65,10 +66,10 @@ bool partially_overlap(const A& a, const B& b) {
 /// The same memory, as an unmanaged View whose execution space is ExecSpace.
 template <class ExecSpace, class View>
 auto on_space(const View& v) {
-  using Out = Kokkos::View<typename View::data_type,
-                           typename View::array_layout,
-                           Kokkos::Device<ExecSpace, typename View::memory_space>,
-                           Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Out =
+      Kokkos::View<typename View::data_type, typename View::array_layout,
+                   Kokkos::Device<ExecSpace, typename View::memory_space>,
+                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   return Out(v.data(), v.layout());
 }
 
@@ -82,9 +83,10 @@ struct TeamLimits {
   int max = 0, recommended = 0;
 };
 template <class ExecSpace, class XView, class YView, class OutView>
-TeamLimits<ExecSpace, XView, YView, OutView> team_limits(
-    const ExecSpace& exec, const XView& x, const YView& y,
-    const OutView& out) {
+TeamLimits<ExecSpace, XView, YView, OutView> team_limits(const ExecSpace& exec,
+                                                         const XView& x,
+                                                         const YView& y,
+                                                         const OutView& out) {
   using Policy = AddTeamPolicy<ExecSpace>;
   using F = AddTeamFunctor<XView, YView, OutView, typename Policy::member_type,
                            interleave_threads<ExecSpace>()>;
@@ -100,9 +102,9 @@ bool packable(const XView& x, const YView& y, const OutView& out) {
   auto aligned = [](const void* p) {
     return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
   };
-  const bool contiguous = out.extent(0) <= 1 || (x.stride(0) == 1 &&
-                                                 y.stride(0) == 1 &&
-                                                 out.stride(0) == 1);
+  const bool contiguous =
+      out.extent(0) <= 1 ||
+      (x.stride(0) == 1 && y.stride(0) == 1 && out.stride(0) == 1);
   return sizeof(T) <= 16 && 16 % sizeof(T) == 0 && contiguous &&
          aligned(x.data()) && aligned(y.data()) && aligned(out.data());
 }
@@ -158,19 +160,19 @@ LaunchConfig resolve_launch_config(const ExecSpace& exec, const XView& x,
       // Measured on an H200 with Kokkos 3.4 (README, "the default path"):
       // 16-byte packs, one per work item, run at the copy ceiling; plain
       // elements need 4 per work item to get near it.
-      if (gpu && Impl::packable(x, y, out)) return LaunchConfig::vector(run.chunk, 1);
+      if (gpu && Impl::packable(x, y, out))
+        return LaunchConfig::vector(run.chunk, 1);
       run.ilp = gpu ? 4 : 1;
       return run;
     case LaunchKind::Team:
     case LaunchKind::TeamAuto: {
       const auto lim = Impl::team_limits(exec, x, y, out);
       if (config.kind == LaunchKind::Team) {
-        ADDSCOPE_THROW_IF(config.team > lim.max,
-                          "team size = " << config.team << " (in '" << config
-                                         << "') exceeds team_size_max = "
-                                         << lim.max << " of "
-                                         << ExecSpace::name()
-                                         << "; allowed: 1.." << lim.max);
+        ADDSCOPE_THROW_IF(
+            config.team > lim.max,
+            "team size = " << config.team << " (in '" << config
+                           << "') exceeds team_size_max = " << lim.max << " of "
+                           << ExecSpace::name() << "; allowed: 1.." << lim.max);
         return run;
       }
       // Enough teams to fill the device twice over (blocks per SM / chunks
@@ -210,15 +212,15 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
                  const OutView& out,
                  const LaunchConfig& config = LaunchConfig()) {
   (void)sizeof(Impl::AddChecks<ExecSpace, XView, YView, OutView>);
-  ADDSCOPE_THROW_IF(x.extent(0) != out.extent(0) || y.extent(0) != out.extent(0),
-                    "extents differ: x.extent(0) = "
-                        << x.extent(0) << ", y.extent(0) = " << y.extent(0)
-                        << ", out.extent(0) = " << out.extent(0)
-                        << "; allowed: all equal");
-  ADDSCOPE_THROW_IF(Impl::partially_overlap(out, x) ||
-                        Impl::partially_overlap(out, y),
-                    "out partially overlaps x or y; allowed: out disjoint "
-                    "from x and y, or exactly x or y (in-place)");
+  ADDSCOPE_THROW_IF(
+      x.extent(0) != out.extent(0) || y.extent(0) != out.extent(0),
+      "extents differ: x.extent(0) = "
+          << x.extent(0) << ", y.extent(0) = " << y.extent(0)
+          << ", out.extent(0) = " << out.extent(0) << "; allowed: all equal");
+  ADDSCOPE_THROW_IF(
+      Impl::partially_overlap(out, x) || Impl::partially_overlap(out, y),
+      "out partially overlaps x or y; allowed: out disjoint "
+      "from x and y, or exactly x or y (in-place)");
   const LaunchConfig run = resolve_launch_config(exec, x, y, out, config);
   const std::int64_t n = std::int64_t(out.extent(0));
   const std::string label = config.kernel_label(run);
@@ -238,11 +240,21 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
                                   XView, YView, OutView>{x, y, out, n, m});
       };
       switch (run.ilp) {
-        case 1: launch(std::integral_constant<int, 1>()); break;
-        case 2: launch(std::integral_constant<int, 2>()); break;
-        case 4: launch(std::integral_constant<int, 4>()); break;
-        case 8: launch(std::integral_constant<int, 8>()); break;
-        default: launch(std::integral_constant<int, 16>()); break;
+        case 1:
+          launch(std::integral_constant<int, 1>());
+          break;
+        case 2:
+          launch(std::integral_constant<int, 2>());
+          break;
+        case 4:
+          launch(std::integral_constant<int, 4>());
+          break;
+        case 8:
+          launch(std::integral_constant<int, 8>());
+          break;
+        default:
+          launch(std::integral_constant<int, 16>());
+          break;
       }
       break;
     }
@@ -257,20 +269,29 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
       if (run.chunk > 0) policy.set_chunk_size(int(run.chunk));
       auto launch = [&](auto k) {
         constexpr int K = decltype(k)::value;
-        Kokkos::parallel_for(
-            label, policy,
-            Impl::AddVectorFunctor<K, T>{
-                reinterpret_cast<const P*>(x.data()),
-                reinterpret_cast<const P*>(y.data()),
-                reinterpret_cast<P*>(out.data()), x.data(), y.data(),
-                out.data(), packs, m, n});
+        Kokkos::parallel_for(label, policy,
+                             Impl::AddVectorFunctor<K, T>{
+                                 reinterpret_cast<const P*>(x.data()),
+                                 reinterpret_cast<const P*>(y.data()),
+                                 reinterpret_cast<P*>(out.data()), x.data(),
+                                 y.data(), out.data(), packs, m, n});
       };
       switch (run.ilp) {
-        case 1: launch(std::integral_constant<int, 1>()); break;
-        case 2: launch(std::integral_constant<int, 2>()); break;
-        case 4: launch(std::integral_constant<int, 4>()); break;
-        case 8: launch(std::integral_constant<int, 8>()); break;
-        default: launch(std::integral_constant<int, 16>()); break;
+        case 1:
+          launch(std::integral_constant<int, 1>());
+          break;
+        case 2:
+          launch(std::integral_constant<int, 2>());
+          break;
+        case 4:
+          launch(std::integral_constant<int, 4>());
+          break;
+        case 8:
+          launch(std::integral_constant<int, 8>());
+          break;
+        default:
+          launch(std::integral_constant<int, 16>());
+          break;
       }
       break;
     }
@@ -281,8 +302,8 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
           label, Policy(exec, run.league, run.team),
           Impl::AddTeamFunctor<XView, YView, OutView,
                                typename Policy::member_type,
-                               Impl::interleave_threads<ExecSpace>()>{x, y,
-                                                                     out, n});
+                               Impl::interleave_threads<ExecSpace>()>{x, y, out,
+                                                                      n});
       break;
     }
     case LaunchKind::Blas: {

@@ -22,17 +22,15 @@ class RuntimeError : public std::runtime_error {
 };
 
 namespace Impl {
-[[noreturn]] inline void throw_invalid(const std::string& msg,
-                                       const char* file, int line,
-                                       const char* func) {
+[[noreturn]] inline void throw_invalid(const std::string& msg, const char* file,
+                                       int line, const char* func) {
   std::ostringstream os;
   os << "addscope: " << msg << " [" << file << ":" << line << " in " << func
      << "]";
   throw InvalidArgument(os.str());
 }
-[[noreturn]] inline void throw_runtime(const std::string& msg,
-                                       const char* file, int line,
-                                       const char* func) {
+[[noreturn]] inline void throw_runtime(const std::string& msg, const char* file,
+                                       int line, const char* func) {
   std::ostringstream os;
   os << "addscope: " << msg << " [" << file << ":" << line << " in " << func
      << "]";
@@ -43,23 +41,23 @@ namespace Impl {
 
 /// Throw addscope::InvalidArgument with `msg` (a streamable expression) and
 /// the source location, if `cond` holds.
-#define ADDSCOPE_THROW_IF(cond, msg)                                   \
-  do {                                                                 \
-    if (cond) {                                                        \
-      std::ostringstream addscope_os_;                                 \
-      addscope_os_ << msg;                                             \
-      ::addscope::Impl::throw_invalid(addscope_os_.str(), __FILE__,    \
-                                      __LINE__, __func__);             \
-    }                                                                  \
+#define ADDSCOPE_THROW_IF(cond, msg)                                          \
+  do {                                                                        \
+    if (cond) {                                                               \
+      std::ostringstream addscope_os_;                                        \
+      addscope_os_ << msg;                                                    \
+      ::addscope::Impl::throw_invalid(addscope_os_.str(), __FILE__, __LINE__, \
+                                      __func__);                              \
+    }                                                                         \
   } while (0)
 
 /// Throw addscope::RuntimeError with `msg` and the source location.
-#define ADDSCOPE_RUNTIME_ERROR(msg)                                           \
-  do {                                                                        \
-    std::ostringstream addscope_os_;                                          \
-    addscope_os_ << msg;                                                      \
-    ::addscope::Impl::throw_runtime(addscope_os_.str(), __FILE__, __LINE__,   \
-                                    __func__);                                \
+#define ADDSCOPE_RUNTIME_ERROR(msg)                                         \
+  do {                                                                      \
+    std::ostringstream addscope_os_;                                        \
+    addscope_os_ << msg;                                                    \
+    ::addscope::Impl::throw_runtime(addscope_os_.str(), __FILE__, __LINE__, \
+                                    __func__);                              \
   } while (0)
 
 #endif

@@ -49,9 +49,10 @@ void check_fits(const std::string& param, std::int64_t n, std::size_t elem_size,
       need_ld > (long double)avail,
       param << " = " << n << " needs " << (unsigned long long)need_ld
             << " bytes (" << arrays << " arrays of " << elem_size
-            << "-byte elements, +5%) in " << MemorySpace::name() << ", but only "
-            << avail << " bytes are available; allowed: " << param << " <= "
-            << (long long)(avail / (elem_size * arrays * 1.05L)));
+            << "-byte elements, +5%) in " << MemorySpace::name()
+            << ", but only " << avail
+            << " bytes are available; allowed: " << param
+            << " <= " << (long long)(avail / (elem_size * arrays * 1.05L)));
 }
 
 }  // namespace addscope

@@ -33,10 +33,10 @@ bool parse_positive(const std::string& s, std::int64_t max, std::int64_t& out) {
 
 [[noreturn]] void bad(const std::string& text, const std::string& token,
                       const std::string& why) {
-  ADDSCOPE_THROW_IF(true, "launch configuration '"
-                              << text << "': " << why << " (token '" << token
-                              << "'); accepted forms: "
-                              << launch_config_forms());
+  ADDSCOPE_THROW_IF(true,
+                    "launch configuration '"
+                        << text << "': " << why << " (token '" << token
+                        << "'); accepted forms: " << launch_config_forms());
 }
 
 }  // namespace
@@ -135,7 +135,8 @@ std::string LaunchConfig::kernel_label() const {
 
 bool LaunchConfig::is_auto() const {
   return kind == LaunchKind::TeamAuto ||
-         ((kind == LaunchKind::Range || kind == LaunchKind::Vector) && ilp == 0);
+         ((kind == LaunchKind::Range || kind == LaunchKind::Vector) &&
+          ilp == 0);
 }
 
 std::string LaunchConfig::kernel_label(const LaunchConfig& ran) const {
@@ -181,8 +182,8 @@ LaunchConfig parse_launch_config(const std::string& text) {
   };
 
   if (head == "range" || head == "vector") {
-    LaunchConfig c = head == "range" ? LaunchConfig::range()
-                                     : LaunchConfig::vector();
+    LaunchConfig c =
+        head == "range" ? LaunchConfig::range() : LaunchConfig::vector();
     if (!has_args) return c;
     if (args.empty()) bad(text, "", "nothing after '" + head + ":'");
     bool seen_chunk = false, seen_ilp = false;
@@ -219,7 +220,8 @@ LaunchConfig parse_launch_config(const std::string& text) {
     if (has_args) bad(text, args, "blas takes no options");
     return LaunchConfig::blas();
   }
-  if (!has_args && !head.empty() && std::isdigit(static_cast<unsigned char>(head[0])))
+  if (!has_args && !head.empty() &&
+      std::isdigit(static_cast<unsigned char>(head[0])))
     return parse_lxt(head);
   bad(text, head, "unknown configuration kind");
 }

@@ -13,8 +13,11 @@
 namespace addscope {
 
 nlohmann::json to_json(const Stats& s) {
-  return {{"count", s.count},   {"min_s", s.min_s},   {"median_s", s.median_s},
-          {"max_s", s.max_s},   {"mean_s", s.mean_s}};
+  return {{"count", s.count},
+          {"min_s", s.min_s},
+          {"median_s", s.median_s},
+          {"max_s", s.max_s},
+          {"mean_s", s.mean_s}};
 }
 
 nlohmann::json to_json(const PhaseResult& r) {
@@ -28,9 +31,12 @@ nlohmann::json to_json(const PhaseResult& r) {
 }
 
 nlohmann::json to_json(const TransferResult& r) {
-  return {{"what", r.what},         {"direction", r.direction},
-          {"memory", r.memory},     {"n", r.n},
-          {"bytes", r.bytes},       {"time", to_json(r.time)},
+  return {{"what", r.what},
+          {"direction", r.direction},
+          {"memory", r.memory},
+          {"n", r.n},
+          {"bytes", r.bytes},
+          {"time", to_json(r.time)},
           {"gbps_median", r.gbps_median}};
 }
 
@@ -122,7 +128,8 @@ std::string render_csv(const Row& header, const std::vector<Row>& rows) {
   };
   std::string out;
   auto line = [&](const Row& r) {
-    for (std::size_t i = 0; i < r.size(); ++i) out += (i ? "," : "") + cell(r[i]);
+    for (std::size_t i = 0; i < r.size(); ++i)
+      out += (i ? "," : "") + cell(r[i]);
     out += '\n';
   };
   line(header);
@@ -154,17 +161,19 @@ void check_writable(const std::string& param, const std::string& path) {
   ADDSCOPE_THROW_IF(path.empty(), param << " = '' is invalid; allowed: a file "
                                            "path in a writable folder");
   const auto slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." :
-                          slash == 0 ? "/" : path.substr(0, slash);
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
   ADDSCOPE_THROW_IF(::access(dir.c_str(), W_OK | X_OK) != 0,
                     param << " = '" << path << "' is not writable (folder '"
-                          << dir << "' missing or read-only); allowed: a file "
-                                    "path in a writable folder");
-  ADDSCOPE_THROW_IF(::access(path.c_str(), F_OK) == 0 &&
-                        ::access(path.c_str(), W_OK) != 0,
-                    param << " = '" << path
-                          << "' exists and is read-only; allowed: a writable "
-                             "file path");
+                          << dir
+                          << "' missing or read-only); allowed: a file "
+                             "path in a writable folder");
+  ADDSCOPE_THROW_IF(
+      ::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0,
+      param << " = '" << path
+            << "' exists and is read-only; allowed: a writable "
+               "file path");
 }
 
 std::string fmt_time(double s) { return format_seconds(s); }

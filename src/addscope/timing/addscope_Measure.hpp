@@ -45,8 +45,7 @@ double tracked_step(const std::string& what, F&& f) {
 /// `bytes` is what one run moves, for GB/s.
 template <class ExecSpace, class Launch>
 PhaseResult measure_phases(const ExecSpace& exec, const std::string& label,
-                           std::int64_t n, std::uint64_t bytes,
-                           Launch&& launch,
+                           std::int64_t n, std::uint64_t bytes, Launch&& launch,
                            const MeasureOptions& opt = MeasureOptions()) {
   opt.validate();
   for (int i = 0; i < opt.warmup; ++i) {
@@ -70,7 +69,8 @@ PhaseResult measure_phases(const ExecSpace& exec, const std::string& label,
   r.bytes = bytes;
   r.launch = Stats::of(l);
   r.completion = Stats::of(c);
-  if (r.completion.median_s > 0) r.gbps_median = gbps(bytes, r.completion.median_s);
+  if (r.completion.median_s > 0)
+    r.gbps_median = gbps(bytes, r.completion.median_s);
   if (r.completion.min_s > 0) r.gbps_best = gbps(bytes, r.completion.min_s);
   return r;
 }
@@ -117,15 +117,16 @@ SeedResult measure_seed_sequence(
     const ExecSpace& exec, const std::string& label, const OutView& out,
     std::int64_t index, typename OutView::non_const_value_type expected,
     Launch&& launch, int reads = 5) {
-  ADDSCOPE_THROW_IF(reads < 1, "reads = " << reads << " is invalid; allowed: >= 1");
+  ADDSCOPE_THROW_IF(reads < 1,
+                    "reads = " << reads << " is invalid; allowed: >= 1");
   SeedResult r;
   r.label = label;
   r.n = std::int64_t(out.extent(0));
   r.index = index;
   r.async_backend = launches_are_async<ExecSpace>();
   const auto elem = element(out, index);
-  const std::string name = std::string(out.label()) + "[" +
-                           std::to_string(index) + "]";
+  const std::string name =
+      std::string(out.label()) + "[" + std::to_string(index) + "]";
   SyncTracker& tr = SyncTracker::global();
   exec.fence();
   tr.clear();
@@ -135,8 +136,9 @@ SeedResult measure_seed_sequence(
   r.naive_launch_s = Impl::tracked_step("launch " + label, [&] {
     Impl::tracked_launch<ExecSpace>(label, launch);
   });
-  r.naive_mirror_s = Impl::tracked_step("create_mirror_view(" + name + ")",
-                                        [&] { m1 = Kokkos::create_mirror_view(elem); });
+  r.naive_mirror_s =
+      Impl::tracked_step("create_mirror_view(" + name + ")",
+                         [&] { m1 = Kokkos::create_mirror_view(elem); });
   r.naive_copy_s = Impl::tracked_step("deep_copy(" + name + ")",
                                       [&] { Kokkos::deep_copy(m1, elem); });
   tr.poll();
@@ -157,7 +159,8 @@ SeedResult measure_seed_sequence(
   std::vector<double> mirror_s, copy_s;
   bool all_ok = true;
   for (int i = 0; i < reads; ++i) {
-    mirror_s.push_back(time_host([&] { m2 = Kokkos::create_mirror_view(elem); }));
+    mirror_s.push_back(
+        time_host([&] { m2 = Kokkos::create_mirror_view(elem); }));
     copy_s.push_back(time_host([&] { Kokkos::deep_copy(m2, elem); }));
     all_ok = all_ok && m2(0) == expected;
   }

@@ -19,7 +19,7 @@ struct MeasureOptions {
 
 /// One operation timed in the phases a user confuses.
 struct PhaseResult {
-  std::string label;        ///< e.g. "addscope::add[team:1024x256]"
+  std::string label;  ///< e.g. "addscope::add[team:1024x256]"
   std::int64_t n = 0;
   std::uint64_t bytes = 0;  ///< counted explicitly
   Stats launch;             ///< host time until the call returns, no fence

@@ -13,9 +13,9 @@ Stats Stats::of(std::vector<double> samples) {
   ADDSCOPE_THROW_IF(samples.empty(),
                     "samples is empty; allowed: one or more durations");
   for (double s : samples)
-    ADDSCOPE_THROW_IF(!(s >= 0) || !std::isfinite(s),
-                      "sample = " << s
-                                  << " s is invalid; allowed: finite, >= 0");
+    ADDSCOPE_THROW_IF(
+        !(s >= 0) || !std::isfinite(s),
+        "sample = " << s << " s is invalid; allowed: finite, >= 0");
   Stats st;
   st.count = samples.size();
   st.samples_s = samples;
@@ -23,8 +23,8 @@ Stats Stats::of(std::vector<double> samples) {
   st.min_s = samples.front();
   st.max_s = samples.back();
   const std::size_t n = samples.size();
-  st.median_s = n % 2 ? samples[n / 2]
-                      : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+  st.median_s =
+      n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
   st.mean_s = std::accumulate(samples.begin(), samples.end(), 0.0) / n;
   return st;
 }
@@ -32,11 +32,11 @@ Stats Stats::of(std::vector<double> samples) {
 namespace {
 std::uint64_t times(std::int64_t n, std::size_t elem, unsigned k,
                     const char* what) {
-  ADDSCOPE_THROW_IF(n < 0, what << ": n = " << n << " is invalid; allowed: >= 0");
+  ADDSCOPE_THROW_IF(n < 0,
+                    what << ": n = " << n << " is invalid; allowed: >= 0");
   const auto un = static_cast<std::uint64_t>(n);
   ADDSCOPE_THROW_IF(
-      elem != 0 &&
-          un > std::numeric_limits<std::uint64_t>::max() / (k * elem),
+      elem != 0 && un > std::numeric_limits<std::uint64_t>::max() / (k * elem),
       what << ": n = " << n << " x " << elem << " bytes overflows 64 bits");
   return un * elem * k;
 }
@@ -64,9 +64,9 @@ double gbps(std::uint64_t bytes, double seconds) {
 
 namespace addscope {
 void MeasureOptions::validate() const {
-  ADDSCOPE_THROW_IF(warmup < 0, "warmup = " << warmup
-                                            << " is invalid; allowed: >= 0");
-  ADDSCOPE_THROW_IF(repeat < 1, "repeat = " << repeat
-                                            << " is invalid; allowed: >= 1");
+  ADDSCOPE_THROW_IF(warmup < 0,
+                    "warmup = " << warmup << " is invalid; allowed: >= 0");
+  ADDSCOPE_THROW_IF(repeat < 1,
+                    "repeat = " << repeat << " is invalid; allowed: >= 1");
 }
 }  // namespace addscope

@@ -35,8 +35,9 @@ inline const char* to_string(HostMemory m) {
 template <class T, class Space>
 Kokkos::View<T*, Kokkos::LayoutRight, Space> make_host_array(
     const std::string& label, std::int64_t n) {
-  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible,
-                "addscope::make_host_array: Space must be host-accessible");
+  static_assert(
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space>::accessible,
+      "addscope::make_host_array: Space must be host-accessible");
   ADDSCOPE_THROW_IF(n < 0, "n = " << n << " is invalid; allowed: >= 0");
   return Kokkos::View<T*, Kokkos::LayoutRight, Space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label), std::size_t(n));

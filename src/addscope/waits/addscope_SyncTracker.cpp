@@ -16,15 +16,24 @@ DeviceKind device_kind_from_tools_id(std::uint32_t dev_id) {
 
 const char* device_kind_name(DeviceKind k) {
   switch (k) {
-    case DeviceKind::Serial: return "Serial";
-    case DeviceKind::OpenMP: return "OpenMP";
-    case DeviceKind::Cuda: return "Cuda";
-    case DeviceKind::HIP: return "HIP";
-    case DeviceKind::OpenMPTarget: return "OpenMPTarget";
-    case DeviceKind::HPX: return "HPX";
-    case DeviceKind::Threads: return "Threads";
-    case DeviceKind::SYCL: return "SYCL";
-    default: return "Unknown";
+    case DeviceKind::Serial:
+      return "Serial";
+    case DeviceKind::OpenMP:
+      return "OpenMP";
+    case DeviceKind::Cuda:
+      return "Cuda";
+    case DeviceKind::HIP:
+      return "HIP";
+    case DeviceKind::OpenMPTarget:
+      return "OpenMPTarget";
+    case DeviceKind::HPX:
+      return "HPX";
+    case DeviceKind::Threads:
+      return "Threads";
+    case DeviceKind::SYCL:
+      return "SYCL";
+    default:
+      return "Unknown";
   }
 }
 
@@ -47,7 +56,8 @@ std::string format_seconds(double s) {
 
 std::string format_attribution(const CallRecord& c) {
   std::string line = c.what + "  " + format_seconds(c.duration_s());
-  if (c.waited_for.empty()) return line + " (no earlier device work waited for)";
+  if (c.waited_for.empty())
+    return line + " (no earlier device work waited for)";
   line += " = " + format_seconds(c.wait_s) + " waiting for ";
   for (std::size_t i = 0; i < c.waited_for.size(); ++i) {
     if (i) line += ", ";
@@ -170,8 +180,8 @@ void SyncTracker::note_event_locked(double t, const std::string& what) {
     // Kokkos 3.4 reports no fences to tools, and reading a device View's
     // label (create_mirror_view does) is a blocking copy: such waits land
     // between the events Kokkos does report.
-    gap.what = "unreported host code between '" + last_event_ + "' and '" +
-               what + "'";
+    gap.what =
+        "unreported host code between '" + last_event_ + "' and '" + what + "'";
     gap.kind = "gap";
     gap.begin_s = last_event_s_;
     gap.end_s = t;
@@ -189,8 +199,7 @@ void SyncTracker::attribute_locked(CallRecord& c,
     if (k.done_by_s < 0 || !k.absorbed_by.empty()) continue;  // still running
     const double fin = k.done_by_s;
     if (fin <= c.begin_s) continue;  // finished before the call began
-    const double start =
-        k.device_s >= 0 ? fin - k.device_s : k.launch_end_s;
+    const double start = k.device_s >= 0 ? fin - k.device_s : k.launch_end_s;
     const double share =
         std::max(0.0, std::min(fin, c.end_s) - std::max(start, c.begin_s));
     k.absorbed_by = c.what;
@@ -369,12 +378,11 @@ std::vector<CallRecord> SyncTracker::blocking_calls(double min_s) const {
     for (const auto& c : calls_)
       if (c.duration_s() >= min_s) out.push_back(c);
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const CallRecord& a, const CallRecord& b) {
-                     return a.wait_s != b.wait_s ? a.wait_s > b.wait_s
-                                                 : a.duration_s() >
-                                                       b.duration_s();
-                   });
+  std::stable_sort(
+      out.begin(), out.end(), [](const CallRecord& a, const CallRecord& b) {
+        return a.wait_s != b.wait_s ? a.wait_s > b.wait_s
+                                    : a.duration_s() > b.duration_s();
+      });
   return out;
 }
 

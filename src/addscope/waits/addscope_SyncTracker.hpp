@@ -54,11 +54,12 @@ struct WaitShare {
 
 /// A call that took host time, and how much of it was waiting.
 struct CallRecord {
-  std::string what;      ///< "deep_copy out[2] (Host<-Cuda)", ...
-  std::string kind;      ///< deep_copy | fence | kernel | alloc | region | step | gap
+  std::string what;  ///< "deep_copy out[2] (Host<-Cuda)", ...
+  std::string
+      kind;  ///< deep_copy | fence | kernel | alloc | region | step | gap
   double begin_s = 0, end_s = 0;
   double duration_s() const { return end_s - begin_s; }
-  double wait_s = 0;     ///< time spent waiting for earlier device work
+  double wait_s = 0;  ///< time spent waiting for earlier device work
   double own_s() const { return duration_s() - wait_s; }
   std::vector<WaitShare> waited_for;
 };

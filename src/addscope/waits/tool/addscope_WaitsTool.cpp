@@ -127,9 +127,8 @@ void kokkosp_deallocate_data(SpaceHandle h, const char* label, const void*,
                     ", " + human_bytes(size) + ")");
 }
 
-void kokkosp_begin_deep_copy(SpaceHandle dst, const char* dst_name,
-                             const void*, SpaceHandle src,
-                             const char* src_name, const void*,
+void kokkosp_begin_deep_copy(SpaceHandle dst, const char* dst_name, const void*,
+                             SpaceHandle src, const char* src_name, const void*,
                              std::uint64_t size) {
   const std::string what = "deep_copy " + std::string(dst_name) + "<-" +
                            src_name + " (" + space(dst) + "<-" + space(src) +
