@@ -50,10 +50,9 @@ void fill_random(const Kokkos::View<T*, Mem>& v, std::uint64_t seed) {
 }
 
 // Every element of out equals x + y (host check of the whole array).
-template <class T>
-bool verify(const Kokkos::View<T*, Mem>& out,
-            const typename Kokkos::View<T*, Mem>::HostMirror& hx,
-            const typename Kokkos::View<T*, Mem>::HostMirror& hy) {
+template <class OutView, class HostView>
+bool verify(const OutView& out, const HostView& hx, const HostView& hy) {
+  using T = typename OutView::non_const_value_type;
   auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   for (std::size_t i = 0; i < ho.extent(0); ++i)
     if (!(ho(i) == T(hx(i) + hy(i)))) return false;
@@ -90,7 +89,7 @@ Outcome run(const Options& o, const std::vector<addscope::LaunchConfig>& cfgs,
   const auto seed = addscope::measure_seed_sequence(
       exec, seed_label, out, o.index, T(hx(o.index) + hy(o.index)),
       [&] { addscope::add(exec, x, y, out, seed_cfg); });
-  res.verified &= seed.verified && verify<T>(out, hx, hy);
+  res.verified &= seed.verified && verify(out, hx, hy);
 
   // 3: chosen configurations, fenced, with GB/s.
   addscope::MeasureOptions mo;
@@ -104,7 +103,7 @@ Outcome run(const Options& o, const std::vector<addscope::LaunchConfig>& cfgs,
     auto p = addscope::measure_phases(
         exec, c.kernel_label(), n, addscope::add_bytes(n, sizeof(T)),
         [&] { ran = addscope::add(exec, x, y, out, c); }, mo);
-    res.verified &= verify<T>(out, hx, hy);
+    res.verified &= verify(out, hx, hy);
     p.label = c.kernel_label(ran);
     phases.push_back(p);
   }

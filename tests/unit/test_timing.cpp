@@ -92,6 +92,17 @@ TYPED_TEST(Timing, PhasesAndTransfer) {
   EXPECT_GT(t.gbps_median, 0);
   for (std::int64_t i = 0; i < n; i += 4099)
     ASSERT_EQ(mirror(i), hx[i] + hy[i]);
+
+  // Host to device, from pageable memory: the copy lands on the device.
+  auto source =
+      addscope::make_host_array<double, addscope::PageableHostSpace>("src", n);
+  for (std::int64_t i = 0; i < n; ++i) source(i) = hy[i] - hx[i];
+  const auto h2d = addscope::measure_copy(exec, "H2D whole", "H2D", "pageable",
+                                          out, source, opt);
+  EXPECT_EQ(h2d.bytes, 8u * std::uint64_t(n));
+  EXPECT_EQ(h2d.time.count, 5u);
+  const auto back = to_host(out);
+  for (std::int64_t i = 0; i < n; i += 4099) ASSERT_EQ(back[i], hy[i] - hx[i]);
 }
 
 TYPED_TEST(Timing, ElementIndexIsChecked) {

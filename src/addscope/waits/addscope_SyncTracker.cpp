@@ -117,7 +117,7 @@ double SyncTracker::now() const {
 Impl::DeviceProbe& SyncTracker::probe_locked() {
   // Made lazily, on the first asynchronous kernel: by then the program has
   // a CUDA context current on its thread.
-  if (!probe_ || (!probe_->available() && !probe_tried_)) {
+  if (!probe_ || (use_probe_ && !probe_->available() && !probe_tried_)) {
     probe_ = use_probe_ ? Impl::DeviceProbe::make_cuda()
                         : Impl::DeviceProbe::make_none();
     probe_tried_ = probe_->available();
