@@ -73,6 +73,29 @@ auto on_space(const View& v) {
   return Out(v.data(), v.layout());
 }
 
+/// Calls f(std::integral_constant<int, K>()) for the validated ilp K in
+/// {1, 2, 4, 8, 16}: the work per index is a compile-time constant.
+template <class F>
+void with_ilp(int ilp, F&& f) {
+  switch (ilp) {
+    case 1:
+      f(std::integral_constant<int, 1>());
+      break;
+    case 2:
+      f(std::integral_constant<int, 2>());
+      break;
+    case 4:
+      f(std::integral_constant<int, 4>());
+      break;
+    case 8:
+      f(std::integral_constant<int, 8>());
+      break;
+    default:
+      f(std::integral_constant<int, 16>());
+      break;
+  }
+}
+
 template <class ExecSpace>
 using AddTeamPolicy =
     Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
@@ -239,23 +262,7 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
             Impl::AddRangeFunctor<K, Impl::interleave_threads<ExecSpace>(),
                                   XView, YView, OutView>{x, y, out, n, m});
       };
-      switch (run.ilp) {
-        case 1:
-          launch(std::integral_constant<int, 1>());
-          break;
-        case 2:
-          launch(std::integral_constant<int, 2>());
-          break;
-        case 4:
-          launch(std::integral_constant<int, 4>());
-          break;
-        case 8:
-          launch(std::integral_constant<int, 8>());
-          break;
-        default:
-          launch(std::integral_constant<int, 16>());
-          break;
-      }
+      Impl::with_ilp(run.ilp, launch);
       break;
     }
     case LaunchKind::Vector: {
@@ -276,23 +283,7 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
                                  reinterpret_cast<P*>(out.data()), x.data(),
                                  y.data(), out.data(), packs, m, n});
       };
-      switch (run.ilp) {
-        case 1:
-          launch(std::integral_constant<int, 1>());
-          break;
-        case 2:
-          launch(std::integral_constant<int, 2>());
-          break;
-        case 4:
-          launch(std::integral_constant<int, 4>());
-          break;
-        case 8:
-          launch(std::integral_constant<int, 8>());
-          break;
-        default:
-          launch(std::integral_constant<int, 16>());
-          break;
-      }
+      Impl::with_ilp(run.ilp, launch);
       break;
     }
     case LaunchKind::Team:

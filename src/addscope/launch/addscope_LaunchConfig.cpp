@@ -41,21 +41,22 @@ bool parse_positive(const std::string& s, std::int64_t max, std::int64_t& out) {
 
 }  // namespace
 
-LaunchConfig LaunchConfig::range(std::int64_t chunk, int ilp) {
+namespace {
+LaunchConfig range_like(LaunchKind kind, std::int64_t chunk, int ilp) {
   LaunchConfig c;
-  c.kind = LaunchKind::Range;
+  c.kind = kind;
   c.chunk = chunk;
   c.ilp = ilp;
   c.validate();
   return c;
 }
+}  // namespace
+
+LaunchConfig LaunchConfig::range(std::int64_t chunk, int ilp) {
+  return range_like(LaunchKind::Range, chunk, ilp);
+}
 LaunchConfig LaunchConfig::vector(std::int64_t chunk, int ilp) {
-  LaunchConfig c;
-  c.kind = LaunchKind::Vector;
-  c.chunk = chunk;
-  c.ilp = ilp;
-  c.validate();
-  return c;
+  return range_like(LaunchKind::Vector, chunk, ilp);
 }
 LaunchConfig LaunchConfig::team_policy(std::int64_t league, int team_size) {
   LaunchConfig c;
