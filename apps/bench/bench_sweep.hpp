@@ -403,41 +403,32 @@ void sweep_transfers(const ExecSpace& exec, const Plan& plan,
   auto add_row = [&](const std::string& api, const TransferResult& r) {
     report.transfers.push_back(TransferRow{api, r});
   };
+  // Both directions between device memory and one kind of host memory.
+  auto kokkos_rows = [&](const char* memory, const auto& ds, const auto& hs) {
+    add_row("Kokkos::deep_copy",
+            measure_copy(exec, "H2D whole", "H2D", memory, ds, hs, opt));
+    add_row("Kokkos::deep_copy",
+            measure_copy(exec, "D2H whole", "D2H", memory, hs, ds, opt));
+  };
+  auto raw_rows = [&](const char* memory, const auto& ds, const auto& hs,
+                      std::int64_t n) {
+    add_row("cudaMemcpy", cuda_ref::memcpy_timed(
+                              "H2D whole", "H2D", memory, ds.data(), hs.data(),
+                              n, sizeof(float), opt.warmup, opt.repeat));
+    add_row("cudaMemcpy", cuda_ref::memcpy_timed(
+                              "D2H whole", "D2H", memory, hs.data(), ds.data(),
+                              n, sizeof(float), opt.warmup, opt.repeat));
+  };
   for (const std::int64_t n : plan.sizes) {
     const auto ds = prefix(d, n);
     const auto hs = prefix(pageable, n);
-    add_row("Kokkos::deep_copy",
-            measure_copy(exec, "H2D whole", "H2D", "pageable", ds, hs, opt));
-    add_row("Kokkos::deep_copy",
-            measure_copy(exec, "D2H whole", "D2H", "pageable", hs, ds, opt));
-    if (dev.has_pinned) {
-      const auto ps = prefix(pinned, n);
-      add_row("Kokkos::deep_copy",
-              measure_copy(exec, "H2D whole", "H2D", "pinned", ds, ps, opt));
-      add_row("Kokkos::deep_copy",
-              measure_copy(exec, "D2H whole", "D2H", "pinned", ps, ds, opt));
-    }
+    const auto ps = prefix(pinned, dev.has_pinned ? n : 0);
+    kokkos_rows("pageable", ds, hs);
+    if (dev.has_pinned) kokkos_rows("pinned", ds, ps);
     if (dev.has_cuda_runtime) {
       exec.fence();
-      add_row("cudaMemcpy",
-              cuda_ref::memcpy_timed("H2D whole", "H2D", "pageable", ds.data(),
-                                     hs.data(), n, sizeof(float), opt.warmup,
-                                     opt.repeat));
-      add_row("cudaMemcpy",
-              cuda_ref::memcpy_timed("D2H whole", "D2H", "pageable", hs.data(),
-                                     ds.data(), n, sizeof(float), opt.warmup,
-                                     opt.repeat));
-      if (dev.has_pinned) {
-        const auto ps = prefix(pinned, n);
-        add_row("cudaMemcpy",
-                cuda_ref::memcpy_timed("H2D whole", "H2D", "pinned", ds.data(),
-                                       ps.data(), n, sizeof(float), opt.warmup,
-                                       opt.repeat));
-        add_row("cudaMemcpy",
-                cuda_ref::memcpy_timed("D2H whole", "D2H", "pinned", ps.data(),
-                                       ds.data(), n, sizeof(float), opt.warmup,
-                                       opt.repeat));
-      }
+      raw_rows("pageable", ds, hs, n);
+      if (dev.has_pinned) raw_rows("pinned", ds, ps, n);
     }
     progress.step(transfer_step_weight(plan, dev, n),
                   "transfers n=" + size_name(n) + " float", true);

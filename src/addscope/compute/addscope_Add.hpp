@@ -101,15 +101,12 @@ using AddTeamPolicy =
     Kokkos::TeamPolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
 
 /// Team size limits of `exec` for the add functor.
-template <class ExecSpace, class XView, class YView, class OutView>
 struct TeamLimits {
   int max = 0, recommended = 0;
 };
 template <class ExecSpace, class XView, class YView, class OutView>
-TeamLimits<ExecSpace, XView, YView, OutView> team_limits(const ExecSpace& exec,
-                                                         const XView& x,
-                                                         const YView& y,
-                                                         const OutView& out) {
+TeamLimits team_limits(const ExecSpace& exec, const XView& x, const YView& y,
+                       const OutView& out) {
   using Policy = AddTeamPolicy<ExecSpace>;
   using F = AddTeamFunctor<XView, YView, OutView, typename Policy::member_type,
                            interleave_threads<ExecSpace>()>;
