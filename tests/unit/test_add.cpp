@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "addscope/compute/addscope_Add.hpp"
@@ -323,4 +324,54 @@ TYPED_TEST(Add, KernelLabelsReachKokkosTools) {
   EXPECT_TRUE(has("addscope::add[team:auto(" + std::to_string(ran.league) +
                   "x" + std::to_string(ran.team) + ")]"));
   EXPECT_TRUE(has("addscope::add[blas]"));
+}
+
+namespace {
+std::vector<std::pair<std::string, std::uint32_t>>& seen_kernels() {
+  static std::vector<std::pair<std::string, std::uint32_t>> v;
+  return v;
+}
+void record_kernel_device(const char* name, std::uint32_t dev, std::uint64_t*) {
+  seen_kernels().emplace_back(name, dev);
+}
+}  // namespace
+
+// `blas` runs on the instance it is given: the kernel KokkosBlas launches
+// reports that instance's Kokkos Tools device id. Observable only where
+// instances have distinct ids (Cuda on Kokkos 4.x; host spaces and Kokkos 3.x
+// give every instance the same id), and only Kokkos Kernels 4.1+ takes one.
+TYPED_TEST(Add, BlasRunsOnTheCallersInstance) {
+#if KOKKOS_VERSION < 40000
+  GTEST_SKIP() << "Kokkos 3.x: no partition_space, and every instance has "
+                  "the same Kokkos Tools device id";
+#else
+  using Space = TypeParam;
+  using MS = typename Space::memory_space;
+  const auto parts = Kokkos::Experimental::partition_space(Space(), 1, 1);
+  const Space other = parts[1];
+  const std::uint32_t want = Kokkos::Tools::Experimental::device_id(other);
+  if (want == Kokkos::Tools::Experimental::device_id(Space()))
+    GTEST_SKIP() << Space::name()
+                 << ": a second instance has the default instance's Kokkos "
+                    "Tools device id, so the instance is not observable";
+  const std::int64_t n = 1000;
+  const auto hx = random_values<float>(n, 11), hy = random_values<float>(n, 12);
+  auto x = to_device<float, Space>(hx, "x");
+  auto y = to_device<float, Space>(hy, "y");
+  Kokkos::View<float*, MS> out("out", n);
+  Kokkos::deep_copy(out, poison<float>());
+  Kokkos::fence();
+  seen_kernels().clear();
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(
+      record_kernel_device);
+  addscope::add(other, x, y, out, addscope::LaunchConfig::blas());
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  other.fence();
+  ASSERT_FALSE(seen_kernels().empty());
+  for (const auto& [name, dev] : seen_kernels())
+    EXPECT_EQ(dev, want) << "kernel '" << name << "' ran on device id " << dev
+                         << ", not on the instance given (" << want << ")";
+  const auto h = to_host(out);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(h[i], hx[i] + hy[i]) << i;
+#endif
 }

@@ -3,6 +3,8 @@
 #ifndef ADDSCOPE_COMPUTE_ADD_HPP
 #define ADDSCOPE_COMPUTE_ADD_HPP
 
+#include <KokkosKernels_config.h>  // KOKKOSKERNELS_VERSION (4.x)
+
 #include <KokkosBlas1_update.hpp>
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -218,8 +220,10 @@ LaunchConfig resolve_launch_config(const ExecSpace& exec, const XView& x,
 /// - out may be x or y (in-place: each element is read before it is written
 ///   by the same thread); any other overlap is rejected, as it would race.
 /// - Asynchronous like any Kokkos launch: fence `exec` before reading out.
-/// - `blas` calls KokkosBlas::update, which runs on a default instance of
-///   ExecSpace (Kokkos Kernels 3.4 takes no instance).
+/// - `blas` calls KokkosBlas::update on `exec` where Kokkos Kernels takes an
+///   instance (4.1 and later); with older Kokkos Kernels (Debian's 3.4) it
+///   runs on a default instance of ExecSpace, so fencing only `exec` does not
+///   wait for it when `exec` is another instance.
 /// - Errors (mismatched extents, bad configuration, partial overlap) throw
 ///   InvalidArgument before anything is launched; out is untouched.
 /// - The kernel is labelled config.kernel_label(), e.g.
@@ -295,15 +299,21 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
       break;
     }
     case LaunchKind::Blas: {
-      // KokkosBlas labels its own kernel; the region carries ours.
-      // KokkosBlas runs on the Views' execution space type: view the same
-      // memory with ExecSpace as theirs (a default instance of it runs).
-      Kokkos::Profiling::pushRegion(label);
+      // KokkosBlas labels its own kernel; the region carries ours. The Views
+      // are viewed with ExecSpace as their execution space, which is the
+      // one KokkosBlas runs on without an instance.
+      Kokkos::Tools::pushRegion(label);
       using T = typename OutView::non_const_value_type;
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40100
+      KokkosBlas::update(exec, T(1), Impl::on_space<ExecSpace>(x), T(1),
+                         Impl::on_space<ExecSpace>(y), T(0),
+                         Impl::on_space<ExecSpace>(out));
+#else
       KokkosBlas::update(T(1), Impl::on_space<ExecSpace>(x), T(1),
                          Impl::on_space<ExecSpace>(y), T(0),
                          Impl::on_space<ExecSpace>(out));
-      Kokkos::Profiling::popRegion();
+#endif
+      Kokkos::Tools::popRegion();
       break;
     }
   }
