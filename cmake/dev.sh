@@ -10,8 +10,16 @@
 #
 # Environment:
 #   ADDSCOPE_BACKEND   openmp (default) | cuda
-#   ADDSCOPE_BUILD_DIR build folder (default build-<backend>[-sanitize])
+#   ADDSCOPE_BUILD_DIR build folder (default build-<backend>[-sanitize], or
+#                      build-<backend>-<prefix name>[-c++NN] for any Kokkos
+#                      other than the bootstrap's 3.4)
+#   ADDSCOPE_CXX_STANDARD   17 (default) | 20: the C++ standard addscope is
+#                      compiled with
 #   Kokkos_ROOT / KokkosKernels_ROOT   use your own Kokkos; skip the bootstrap
+#                      (a prefix made by cmake/bootstrap.sh for cuda brings
+#                      its compiler wrapper, bin/nvcc_wrapper_sm90)
+#   ADDSCOPE_KOKKOS_SOURCE / ADDSCOPE_KOKKOS_KERNELS_SOURCE   build that
+#                      Kokkos source tree with the bootstrap and use it
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
@@ -33,23 +41,39 @@ if [[ "$cmd" == sanitize ]]; then
   suffix="-sanitize"
 fi
 
+std="${ADDSCOPE_CXX_STANDARD:-17}"
+case "$std" in 17|20) ;; *)
+  echo "ADDSCOPE_CXX_STANDARD='$std' is invalid; allowed: 17, 20" >&2; exit 2 ;;
+esac
+tag=""
 if [[ -n "${Kokkos_ROOT:-}" ]]; then
   prefix="$Kokkos_ROOT"
   kk="${KokkosKernels_ROOT:-$Kokkos_ROOT}"
+  tag="-$(basename "$prefix")"
   bash "$HERE/bootstrap.sh" packages
 else
   prefix="$(bash "$HERE/bootstrap.sh" "$backend" | sed -n 's/^prefix: //p' | tail -n 1)"
   kk="$prefix"
+  [[ -n "${ADDSCOPE_KOKKOS_SOURCE:-}${ADDSCOPE_KOKKOS_KERNELS_SOURCE:-}" ]] &&
+    tag="-$(basename "$prefix")"
 fi
 [[ -n "$prefix" ]] || { echo "dev.sh: bootstrap gave no prefix" >&2; exit 1; }
+[[ "$std" == 17 ]] || { tag+="-c++$std"; extra+=(-DCMAKE_CXX_STANDARD="$std"); }
 
-build="${ADDSCOPE_BUILD_DIR:-$ROOT/build-$backend$suffix}"
-if [[ "$backend" == cuda && -z "${Kokkos_ROOT:-}" ]]; then
+build="${ADDSCOPE_BUILD_DIR:-$ROOT/build-$backend$tag$suffix}"
+# A cuda prefix made by the bootstrap compiles through its wrapper (CUDA 11.8
+# + g++-11 pinned; for Kokkos 3.x also sm_80 -> sm_90).
+if [[ "$backend" == cuda && -x "$prefix/bin/nvcc_wrapper_sm90" ]]; then
   extra+=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper_sm90")
   export PATH="/usr/lib/nvidia-cuda-toolkit/bin:/usr/bin:$PATH"
   unset CUDA_HOME
 fi
-if [[ ! -f "$build/CMakeCache.txt" ]]; then
+if [[ -f "$build/CMakeCache.txt" ]]; then
+  was="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=//p' "$build/CMakeCache.txt")"
+  [[ "$was" == "$prefix" ]] || {
+    echo "dev.sh: $build was configured with Kokkos_ROOT=$was, not $prefix;" \
+      "remove it or set ADDSCOPE_BUILD_DIR" >&2; exit 1; }
+else
   cmake -S "$ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DKokkos_ROOT="$prefix" -DKokkosKernels_ROOT="$kk" "${extra[@]}"
 fi
