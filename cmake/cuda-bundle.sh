@@ -3,6 +3,9 @@
 # lack (CUDA 11.8 runtime, fmt, libgomp, libaddscope_waits), into one
 # relocatable folder, plus run.sh that runs them there.
 #   cmake/cuda-bundle.sh [BUILD_DIR] [OUT_DIR]   (defaults: build-cuda .device)
+# BUILD_DIR may be any CUDA build of addscope (e.g. one against Kokkos 4.x:
+# build-cuda-k4-cuda); programs and libraries are stripped (no debug info
+# travels).
 # On the GPU machine: OUT=logs bash .device/run.sh [unit|tool|demo|probe|bench|bench-full|sanitize]...
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,6 +21,9 @@ cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/l
 for l in libcudart.so.11.0 libfmt.so.9 libgomp.so.1; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
 done
+[[ -x "$D/bin/addscope-unit-tests" ]] || { echo "cuda-bundle: no programs in $B" >&2; exit 1; }
+strip "$D"/bin/* 2>/dev/null || true
+strip --strip-unneeded "$D"/lib/*.so* 2>/dev/null || true
 cp "$ROOT/cmake/cuda-run.sh" "$D/run.sh"
 cp "$ROOT/tests/tools/check_waits.cmake" "$D/"
 du -sh "$D"

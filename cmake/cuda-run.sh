@@ -25,12 +25,13 @@ for step in "$@"; do
         -DJSON="$OUT/slow_read_waits.json" -DASYNC=ON -P "$HERE/check_waits.cmake" \
         >"$OUT/tool.log" 2>&1; rc=$?
       cat "$OUT/tool.log"; echo "tool check rc=$rc"; [[ $rc -eq 0 ]] || status=1
-      # per-event cost: the same uninstrumented program without and with the tool
+      # per-event cost: the same uninstrumented program without and with the
+      # tool (both variable names: Kokkos 3.x reads the first, 4.x the second)
       for i in 1 2 3; do
         "$B/addscope-test-event-overhead" 20000 2>&1 | sed 's/^/no tool:       /'
-        KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_null_tool.so" \
+        KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_null_tool.so" KOKKOS_TOOLS_LIBS="$HERE/lib/libaddscope_null_tool.so" \
           "$B/addscope-test-event-overhead" 20000 2>&1 | grep event_overhead | sed 's/^/null tool:     /'
-        KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_waits.so" \
+        KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_waits.so" KOKKOS_TOOLS_LIBS="$HERE/lib/libaddscope_waits.so" \
           "$B/addscope-test-event-overhead" 20000 2>&1 | grep event_overhead | sed 's/^/addscope_waits: /'
       done | tee -a "$OUT/tool.log" ;;
     demo)
