@@ -13,7 +13,7 @@
 #   ADDSCOPE_BUILD_DIR build folder (default build-<backend>[-sanitize], or
 #                      build-<backend>-<prefix name>[-c++NN] for any Kokkos
 #                      other than the bootstrap's 3.4)
-#   ADDSCOPE_CXX_STANDARD   17 (default) | 20: the C++ standard addscope is
+#   ADDSCOPE_CXX_STANDARD   17 (default) | 20 (-std=c++20): the C++ standard addscope is
 #                      compiled with
 #   Kokkos_ROOT / KokkosKernels_ROOT   use your own Kokkos; skip the bootstrap
 #                      (a prefix made by cmake/bootstrap.sh for cuda brings
@@ -58,7 +58,7 @@ else
     tag="-$(basename "$prefix")"
 fi
 [[ -n "$prefix" ]] || { echo "dev.sh: bootstrap gave no prefix" >&2; exit 1; }
-[[ "$std" == 17 ]] || { tag+="-c++$std"; extra+=(-DCMAKE_CXX_STANDARD="$std"); }
+[[ "$std" == 17 ]] || { tag+="-c++$std"; extra+=(-DCMAKE_CXX_STANDARD="$std" -DCMAKE_CXX_EXTENSIONS=OFF); }
 
 build="${ADDSCOPE_BUILD_DIR:-$ROOT/build-$backend$tag$suffix}"
 # A cuda prefix made by the bootstrap compiles through its wrapper (CUDA 11.8
