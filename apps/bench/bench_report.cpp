@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "addscope/core/addscope_Error.hpp"
-#include "addscope/report/addscope_Report.hpp"
+#include "common/addscope_apps_Report.hpp"
 #include "bench_plan.hpp"
 
 namespace addscope {

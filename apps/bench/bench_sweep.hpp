@@ -21,6 +21,7 @@
 
 #include "addscope/addscope.hpp"
 #include "bench_plan.hpp"
+#include "common/addscope_apps_Report.hpp"
 #include "bench_progress.hpp"
 #include "bench_system.hpp"
 #include "bench_types.hpp"

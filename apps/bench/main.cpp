@@ -25,6 +25,7 @@
 
 #include "addscope/addscope.hpp"
 #include "bench_plan.hpp"
+#include "common/addscope_apps_Report.hpp"
 #include "bench_progress.hpp"
 #include "bench_report.hpp"
 #include "bench_sweep.hpp"

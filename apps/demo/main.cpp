@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <Kokkos_Random.hpp>
 #include <addscope/addscope.hpp>
+#include "common/addscope_apps_Report.hpp"
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

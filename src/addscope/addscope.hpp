@@ -6,7 +6,6 @@
 #include "addscope/core/addscope_Error.hpp"
 #include "addscope/core/addscope_Memory.hpp"
 #include "addscope/launch/addscope_LaunchConfig.hpp"
-#include "addscope/report/addscope_Report.hpp"
 #include "addscope/timing/addscope_Measure.hpp"
 #include "addscope/timing/addscope_Results.hpp"
 #include "addscope/timing/addscope_Stats.hpp"

@@ -1,4 +1,4 @@
-#include "addscope/report/addscope_Report.hpp"
+#include "common/addscope_apps_Report.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
-// addscope — rendering results: aligned text tables, JSON, CSV, and files
+// addscope apps — rendering results: aligned text tables, JSON, CSV, and files
 // written whole or not at all. Knows only the result structs.
-#ifndef ADDSCOPE_REPORT_REPORT_HPP
-#define ADDSCOPE_REPORT_REPORT_HPP
+#ifndef ADDSCOPE_APPS_COMMON_REPORT_HPP
+#define ADDSCOPE_APPS_COMMON_REPORT_HPP
 
 #include <nlohmann/json.hpp>
 #include <string>

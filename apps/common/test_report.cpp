@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "addscope/core/addscope_Error.hpp"
-#include "addscope/report/addscope_Report.hpp"
+#include "common/addscope_apps_Report.hpp"
 
 TEST(Report, TableAlignsColumns) {
   const std::string t = addscope::render_table(
