@@ -1,5 +1,6 @@
-// addscope-bench — what will be measured: the sizes, the types and the list
-// of launch configurations (the default grid or the user's list).
+// addscope-bench — what will be measured: the sizes (the user's, or powers
+// of two up to what memory allows), the types, the configurations and how
+// often each runs.
 #ifndef ADDSCOPE_APPS_BENCH_BENCH_PLAN_HPP_
 #define ADDSCOPE_APPS_BENCH_BENCH_PLAN_HPP_
 
@@ -7,46 +8,25 @@
 #include <string>
 #include <vector>
 
-#include "addscope/launch/addscope_LaunchConfig.hpp"
-#include "addscope/timing/addscope_Results.hpp"
 #include "bench_types.hpp"
 
 namespace addscope {
 namespace bench {
 
-/// A point whose runs would take longer than this gets fewer of them (at
-/// least 3, no warmup beyond one probe run).
-constexpr double kPointBudgetSeconds = 2.0;
-
-struct Plan {
-  std::vector<std::int64_t> sizes;
-  std::vector<std::string> types;
-  MeasureOptions opt;                 ///< for adds and D2D copies
-  MeasureOptions latency_opt;         ///< single-element reads
-  int launches = 10000;               ///< empty kernels, unfenced
-  int fenced_launches = 1000;         ///< empty kernels, fenced
-  bool user_configs = false;          ///< --configs given
-  std::vector<LaunchConfig> configs;  ///< the --configs list
-  bool quick = false;
-  std::uint64_t seed = 0;
-  bool transfers = true, latency = true;
-  std::vector<std::string> notes;  ///< how defaults were chosen
-};
-
-/// Sizes of the sweep from the options (explicit, or 2^min..2^max).
+/// Sizes 2^min_log2 .. 2^max_log2.
 std::vector<std::int64_t> log2_sizes(int min_log2, int max_log2);
 
-/// Parses one --sizes entry: "1048576" or "2^20" (>= 1). Throws
-/// InvalidArgument.
-std::int64_t parse_size(const std::string& text);
+/// The largest k <= cap with 3 arrays of 2^k elements of `elem_size` bytes
+/// fitting in `available` bytes (addscope's one budget:
+/// max_elements_that_fit); `why` says which bound applied.
+int default_max_log2(std::uint64_t available, std::size_t elem_size, int cap,
+                     std::string* why);
 
-/// The configurations to sweep for one type. `team_max`: add_team_size_max
-/// for that type on the default execution space.
-std::vector<SweepConfig> make_configs(const Plan& plan, const DeviceInfo& dev,
-                                      int team_max);
-
-/// Size of one element of a type name ("float" -> 4).
-std::size_t type_size(const std::string& type);
+/// Sizes, candidates and measure options for this device; `team_max` is the
+/// smallest add_team_size_max over the types. Throws InvalidArgument for
+/// values that cannot run here (sizes that do not fit).
+Plan make_plan(const Options& o, const DeviceInfo& dev, int team_max,
+               std::uint64_t host_available);
 
 }  // namespace bench
 }  // namespace addscope

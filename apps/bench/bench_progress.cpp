@@ -7,10 +7,12 @@
 #include <cstdio>
 
 #include "addscope/timing/addscope_Timer.hpp"
-#include "addscope/waits/addscope_SyncTracker.hpp"
+#include "common/addscope_apps_Format.hpp"
 
 namespace addscope {
 namespace bench {
+
+using apps::format_seconds;
 
 Progress::Progress(double total_weight, std::size_t total_steps)
     : total_(std::max(total_weight, 1e-30)),
@@ -28,9 +30,12 @@ double Progress::weight(std::uint64_t bytes, int runs) {
 std::string Progress::status(const std::string& what) const {
   const double elapsed = host_seconds() - t0_;
   const double frac = std::min(1.0, done_ / total_);
-  std::string eta = "?";
-  if (frac > 0) eta = format_seconds(elapsed * (1 - frac) / frac);
-  return fmt::format("[{:>{}}/{} {:3.0f}%] {}  elapsed {}  ETA {}", done_steps_,
+  // The weights are estimates: an ETA from the first second or the first
+  // few percent says more about the estimate than about the run.
+  std::string eta;
+  if (elapsed >= 2.0 && frac >= 0.05 && frac < 1)
+    eta = "  ETA " + format_seconds(elapsed * (1 - frac) / frac);
+  return fmt::format("[{:>{}}/{} {:3.0f}%] {}  elapsed {}{}", done_steps_,
                      std::to_string(steps_).size(), steps_, 100 * frac, what,
                      format_seconds(elapsed), eta);
 }

@@ -1,4 +1,5 @@
-// addscope-bench — progress and ETA on stderr while a sweep runs. On a
+// addscope-bench — progress (and, once it means something, an ETA) on
+// stderr while a sweep runs. On a
 // terminal one line is rewritten in place; otherwise a line is printed per
 // finished group (a size and type, a transfer size).
 #ifndef ADDSCOPE_APPS_BENCH_BENCH_PROGRESS_HPP_

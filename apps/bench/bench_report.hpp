@@ -15,7 +15,8 @@ namespace bench {
 
 /// Fills report.advice (best verified configuration per size and type) and
 /// report.recommendation (standing of each configuration over the sizes
-/// beyond L2, or all sizes if none is).
+/// beyond the last-level cache; none, with the reason in
+/// report.no_recommendation, if every size fits in it).
 void compute_advice(Report& report);
 
 /// The human report: one table per section, then the advice.

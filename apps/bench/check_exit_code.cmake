@@ -17,3 +17,7 @@ endif()
 if(NOT "${EXPECTED}" STREQUAL "0" AND "${_err}" STREQUAL "")
   message(FATAL_ERROR "exit ${_rc} without a message on stderr")
 endif()
+# Written for users: no source location, no doubled prefix.
+if(_err MATCHES "\\.(cpp|hpp):[0-9]+" OR _err MATCHES ": error: addscope:")
+  message(FATAL_ERROR "a message written for developers: ${_err}")
+endif()

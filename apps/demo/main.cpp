@@ -1,318 +1,430 @@
-// addscope-demo — the seed's experiment, done right, on any Kokkos backend.
+// addscope-demo — the seed experiment, done right, on any Kokkos backend.
 //
 // A user launched a vector add with no grid configuration (1 block x 1
 // thread), timed the launch (2 ms), read out[2] and saw 1.56 s: "the transfer
 // is slow!". This program replays that sequence, then the same with a fence,
-// and says which call absorbed whose time.
+// and says which call absorbed whose time — in sentences that follow from the
+// numbers it measured.
 #include <fmt/format.h>
 
-#include <CLI/CLI.hpp>
-#include <Kokkos_Random.hpp>
+#include <Kokkos_Core.hpp>
 #include <addscope/addscope.hpp>
-#include "common/addscope_apps_Report.hpp"
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <iostream>
 #include <string>
-#include <type_traits>
 #include <vector>
+
+#include "common/addscope_apps_Cli.hpp"
+#include "common/addscope_apps_Files.hpp"
+#include "common/addscope_apps_Format.hpp"
+#include "common/addscope_apps_Inputs.hpp"
+#include "common/addscope_apps_Json.hpp"
+#include "common/addscope_apps_Table.hpp"
+#include "common/addscope_apps_Types.hpp"
 
 namespace {
 
-struct Options {
+namespace apps = addscope::apps;
+using addscope::format_seconds;
+using apps::json;
+
+constexpr const char* kProgram = "addscope-demo";
+
+struct DemoOptions {
+  apps::CommonOptions common;
+  std::string size_flag = "--n";  // as the user spelled it
+  addscope::LaunchConfig naive;
   std::int64_t n = 10000000;
-  std::string type = "float";
-  std::vector<std::string> configs = {"range:ilp=1", "range", "vector",
-                                      "team:auto"};
-  std::string seed_config = "team:1x1";
   std::int64_t index = 2;
-  int repeat = 10;
-  std::string json;
+  int reads = 5;
 };
 
 struct Outcome {
-  nlohmann::json json;
+  json doc;
   bool verified = true;
 };
 
 using Exec = Kokkos::DefaultExecutionSpace;
 using Mem = Exec::memory_space;
 
-std::string t(double s) { return addscope::fmt_time(s); }
+std::string t(double s) { return format_seconds(s); }
 
-template <class T>
-void fill_random(const Kokkos::View<T*, Mem>& v, std::uint64_t seed) {
-  Kokkos::Random_XorShift64_Pool<Exec> pool(seed);
-  if constexpr (std::is_floating_point<T>::value)
-    Kokkos::fill_random(v, pool, T(-1000), T(1000));
-  else
-    Kokkos::fill_random(v, pool, T(-1000000), T(1000000));
-}
-
-// Every element of out equals x + y (host check of the whole array).
-template <class OutView, class HostView>
-bool verify(const OutView& out, const HostView& hx, const HostView& hy) {
-  using T = typename OutView::non_const_value_type;
-  auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  for (std::size_t i = 0; i < ho.extent(0); ++i)
-    if (!(ho(i) == T(hx(i) + hy(i)))) return false;
-  return true;
+// "% of the DRAM peak" cell, or "n/a" where the peak is unknown.
+std::string pct_peak(const addscope::DeviceInfo& dev, double gbps) {
+  return apps::format_pct(100 * gbps / std::max(dev.dram_peak_gbps, 1e-30),
+                          dev.dram_peak_gbps > 0);
 }
 
 template <class T>
-Outcome run(const Options& o, const std::vector<addscope::LaunchConfig>& cfgs,
-            const addscope::LaunchConfig& seed_cfg) {
+Outcome run(const DemoOptions& o, const char* type_name) {
   Outcome res;
   Exec exec;
   const std::int64_t n = o.n;
-  addscope::check_fits<Mem>("--n", n, sizeof(T), 3);
+  const auto dev = addscope::device_info(exec);
+  addscope::check_fits<Mem>(o.size_flag, n, sizeof(T), 3);
+  if (dev.is_gpu)
+    addscope::check_fits<Kokkos::HostSpace>(o.size_flag + " (host copies)", n,
+                                            sizeof(T), 2);
   Kokkos::View<T*, Mem> x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"),
                           n),
       y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "y"), n),
       out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "out"), n);
-  fill_random(x, 2026);
-  fill_random(y, 1130);
-  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
-  auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  apps::fill_inputs(exec, x, y, o.common.seed);
   const bool async = addscope::launches_are_async<Exec>();
   const std::string space = Exec::name();
   const std::string elem = "out[" + std::to_string(o.index) + "]";
+  auto read_one = [&](const Kokkos::View<T*, Mem>& v) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                 addscope::element(v, o.index));
+    return h(0);
+  };
+  const T expected = T(read_one(x) + read_one(y));
+  auto verify = [&](const char* what) {
+    const auto v = addscope::verify_add(exec, x, y, out);
+    if (!v.ok()) {
+      std::cerr << kProgram << ": WRONG RESULT after " << what << ": "
+                << v.detail << "\n";
+      res.verified = false;
+    }
+    return v;
+  };
 
-  // Warm-up: module load and first-touch stay out of the numbers below.
-  addscope::add(exec, x, y, out, addscope::LaunchConfig());
+  // Warm-up: module load and first touch stay out of the numbers below.
+  addscope::add(exec, x, y, out);
   exec.fence();
 
-  // 1 + 2: the seed's sequence, naive then fenced.
+  // 1 + 2: the seed experiment, naive then fenced (itself warmed up first).
   Kokkos::deep_copy(out, T(0));
   Kokkos::fence();
-  const std::string seed_label = seed_cfg.kernel_label();
-  const auto seed = addscope::measure_seed_sequence(
-      exec, seed_label, out, o.index, T(hx(o.index) + hy(o.index)),
-      [&] { addscope::add(exec, x, y, out, seed_cfg); });
-  res.verified &= seed.verified && verify(out, hx, hy);
+  const std::string naive_label = o.naive.kernel_label(
+      addscope::resolve_launch_config(exec, x, y, out, o.naive));
+  addscope::ReadOptions ro;
+  ro.reads = o.reads;
+  const auto seed = addscope::measure_read_after_launch(
+      exec, naive_label, out, o.index, expected,
+      [&] { addscope::add(exec, x, y, out, o.naive); }, ro);
+  res.verified &= seed.verified;
+  const auto seed_check = verify("the naive launch");
 
-  // 3: chosen configurations, fenced, with GB/s.
+  // 3: chosen configurations, fenced, with GB/s, each verified.
   addscope::MeasureOptions mo;
-  mo.warmup = 2;
-  mo.repeat = o.repeat;
+  mo.warmup = o.common.warmup;
+  mo.repeat = o.common.repeat;
   std::vector<addscope::PhaseResult> phases;
-  std::vector<std::string> ran_as;
-  for (const auto& c : cfgs) {
-    addscope::LaunchConfig ran;
+  std::vector<addscope::Verification> checks;
+  for (const auto& c : o.common.configs) {
+    const std::string label =
+        c.kernel_label(addscope::resolve_launch_config(exec, x, y, out, c));
     Kokkos::deep_copy(out, T(0));
-    auto p = addscope::measure_phases(
-        exec, c.kernel_label(), n, addscope::add_bytes(n, sizeof(T)),
-        [&] { ran = addscope::add(exec, x, y, out, c); }, mo);
-    res.verified &= verify(out, hx, hy);
-    p.label = c.kernel_label(ran);
-    phases.push_back(p);
+    phases.push_back(addscope::measure_phases(
+        exec, label, n, addscope::add_bytes(n, sizeof(T)),
+        [&] { addscope::add(exec, x, y, out, c); }, mo));
+    checks.push_back(verify(label.c_str()));
   }
 
-  // 4: whole-array transfers, device to host, pageable and pinned.
+  // 4: whole-array transfers, device to host, pageable and pinned; the
+  // element the seed read.
+  using addscope::CopyDirection;
+  using addscope::MemoryKind;
   std::vector<addscope::TransferResult> transfers;
   {
     auto pageable = addscope::make_host_array<T, addscope::PageableHostSpace>(
         "out_pageable", n);
-    transfers.push_back(addscope::measure_copy(exec, "D2H whole", "D2H",
-                                               "pageable", pageable, out, mo));
-    if (addscope::has_pinned_host_space) {
+    transfers.push_back(
+        addscope::measure_copy(exec, "D2H whole", CopyDirection::DeviceToHost,
+                               MemoryKind::Pageable, pageable, out, mo));
+    if (dev.has_pinned) {
       auto pinned = addscope::make_host_array<T, addscope::PinnedHostSpace>(
           "out_pinned", n);
-      transfers.push_back(addscope::measure_copy(exec, "D2H whole", "D2H",
-                                                 "pinned", pinned, out, mo));
+      transfers.push_back(
+          addscope::measure_copy(exec, "D2H whole", CopyDirection::DeviceToHost,
+                                 MemoryKind::Pinned, pinned, out, mo));
     }
     auto one =
         addscope::make_host_array<T, addscope::PageableHostSpace>("out_one", 1);
-    transfers.push_back(
-        addscope::measure_copy(exec, "D2H " + elem, "D2H", "pageable", one,
-                               addscope::element(out, o.index), mo));
+    transfers.push_back(addscope::measure_copy(
+        exec, "D2H " + elem, CopyDirection::DeviceToHost, MemoryKind::Pageable,
+        one, addscope::element(out, o.index), mo));
   }
+  // 5: references: copies of the same bytes, measured now (not limits).
+  auto refs = addscope::measure_copy_references(exec, out, x, mo);
 
   // ---- the table ---------------------------------------------------------
   std::cout << fmt::format(
-      "addscope-demo: N = {}, {}, execution space {} ({} launches), Kokkos "
-      "{}\n\n",
-      n, o.type, space, async ? "asynchronous" : "synchronous", KOKKOS_VERSION);
-  std::vector<addscope::Row> rows = {
-      {"1 naive", "launch " + seed_label, t(seed.naive_launch_s), "", ""},
-      {"1 naive", "create_mirror_view(" + elem + ")", t(seed.naive_mirror_s),
-       "", ""},
-      {"1 naive", "deep_copy(" + elem + ")", t(seed.naive_copy_s), "", ""},
-      {"1 naive", "read " + elem + " (the two above)", t(seed.naive_read_s()),
-       "", ""},
-      {"2 fenced", "launch " + seed_label, t(seed.fenced_launch_s), "", ""},
-      {"2 fenced", "launch + fence (the kernel)", t(seed.completion_s),
-       addscope::fmt_gbps(addscope::gbps(addscope::add_bytes(n, sizeof(T)),
-                                         seed.completion_s)),
-       ""},
-      {"2 fenced", "read " + elem, t(seed.fenced_read_s()), "", ""},
-  };
-  for (const auto& p : phases)
-    rows.push_back({"3 fenced", p.label + " (median)", t(p.completion.median_s),
-                    addscope::fmt_gbps(p.gbps_median),
-                    "launch " + t(p.launch.median_s)});
+      "addscope-demo: N = {}, {}; Kokkos {}, execution space {} ({} "
+      "launches) on {}\n",
+      n, type_name, apps::version_text(KOKKOS_VERSION), space,
+      async ? "asynchronous" : "synchronous", dev.name);
+  if (dev.dram_peak_gbps > 0)
+    std::cout << fmt::format("limit: DRAM peak {} GB/s ({})\n",
+                             apps::format_gbps(dev.dram_peak_gbps),
+                             dev.dram_peak_source);
+  else
+    std::cout << "limit: DRAM peak " << dev.dram_peak_source << "\n";
+  std::cout << "\n";
+  const double naive_gbps =
+      addscope::gbps(addscope::add_bytes(n, sizeof(T)), seed.completion_s);
+  apps::Table table({"step", "what", "time", "GB/s", "% peak", "note"});
+  table.add({"1 naive", "launch " + naive_label, t(seed.naive_launch_s)});
+  table.add(
+      {"1 naive", "create_mirror_view(" + elem + ")", t(seed.naive_mirror_s)});
+  table.add({"1 naive", "deep_copy(" + elem + ")", t(seed.naive_copy_s)});
+  table.add(
+      {"1 naive", "read " + elem + " (the two above)", t(seed.naive_read_s())});
+  table.add({"2 fenced", "launch " + naive_label, t(seed.fenced_launch_s)});
+  table.add({"2 fenced", "launch + fence (the kernel)", t(seed.completion_s),
+             apps::format_gbps(naive_gbps), pct_peak(dev, naive_gbps)});
+  table.add({"2 fenced", fmt::format("read {} (median of {})", elem, o.reads),
+             t(seed.fenced_read_s()), "", "",
+             fmt::format("min {} max {}", t(seed.fenced_read.min_s),
+                         t(seed.fenced_read.max_s))});
+  for (const auto& p : phases) {
+    std::string note = "launch " + t(p.launch.median_s);
+    if (p.device.count) note += ", device " + t(p.device.median_s);
+    table.add({"3 fenced", p.label + " (median)", t(p.completion.median_s),
+               apps::format_gbps(p.gbps_median), pct_peak(dev, p.gbps_median),
+               note});
+  }
   for (const auto& tr : transfers)
-    rows.push_back({"4 transfer", tr.what + " " + tr.memory + " (median)",
-                    t(tr.time.median_s), addscope::fmt_gbps(tr.gbps_median),
-                    ""});
-  std::cout << addscope::render_table({"step", "what", "time", "GB/s", "note"},
-                                      rows)
-            << "\n";
+    table.add({"4 transfer", tr.what + " " + to_string(tr.memory) + " (median)",
+               t(tr.time.median_s), apps::format_gbps(tr.gbps_median)});
+  for (const auto& r : refs)
+    table.add({"5 reference", r.result.what + " (median)",
+               t(r.result.time.median_s),
+               apps::format_gbps(r.result.gbps_median),
+               pct_peak(dev, r.result.gbps_median), "copy, 2 N elements"});
+  std::cout << table.text() << "\n";
 
-  // ---- the sentences, from the numbers above ------------------------------
+  // ---- the sentences, each from the numbers above ------------------------
   std::cout << fmt::format(
       "1. The naive sequence: {} returned after {}; reading {} then took {}.\n",
-      seed_label, t(seed.naive_launch_s), elem, t(seed.naive_read_s()));
-  if (async)
+      naive_label, t(seed.naive_launch_s), elem, t(seed.naive_read_s()));
+  const double ratio =
+      seed.naive_read_s() / std::max(seed.naive_launch_s, 1e-9);
+  if (async && seed.waited() && ratio >= 10)
     std::cout << fmt::format(
-        "   Taken at face value, the read looks {} times slower than the "
+        "   Taken at face value, the read looks {:.0f} times slower than the "
         "launch: \"the transfer is slow\".\n",
-        fmt::format("{:.0f}",
-                    seed.naive_read_s() / std::max(seed.naive_launch_s, 1e-9)));
+        ratio);
+  else if (async && !seed.waited())
+    std::cout << "   The read did not wait: the kernel was done before it "
+                 "was read.\n";
+  else if (!async)
+    std::cout << fmt::format(
+        "   On {} the launch returns only when the kernel is done: nothing "
+        "was left for the read to absorb.\n",
+        space);
   std::cout << fmt::format(
       "2. With a fence after the launch, the kernel itself took {}; reading {} "
-      "took {} (create_mirror_view {} + deep_copy {}, median of 5).\n",
-      t(seed.completion_s), elem, t(seed.fenced_read_s()),
-      t(seed.fenced_mirror_s), t(seed.fenced_copy_s));
-  if (!seed.attribution_line.empty()) {
-    std::cout << "   Who waited for whom: " << seed.attribution_line << "\n";
-    // Which call absorbed the wait differs between Kokkos versions (3.4:
-    // create_mirror_view; 4.x: deep_copy's fence): say what was measured.
-    const std::string waited = seed.attribution.front().what;
-    const bool in_mirror = waited == "create_mirror_view(" + elem + ")";
-    const bool in_copy = waited == "deep_copy(" + elem + ")";
-    std::cout << fmt::format(
-        "   The wait landed in {}{}: the first call that had to wait for the "
-        "kernel{}.\n",
-        waited, in_mirror ? ", which copies none of out's values" : "",
-        in_mirror || in_copy ? fmt::format(" (alone it takes {})",
-                                           t(in_mirror ? seed.fenced_mirror_s
-                                                       : seed.fenced_copy_s))
-                             : "");
-  } else
-    std::cout << "   Who waited for whom: no call waited for earlier device "
-                 "work.\n";
+      "took {} (median of {} reads, {}..{}: create_mirror_view {} + deep_copy "
+      "{}).\n",
+      t(seed.completion_s), elem, t(seed.fenced_read_s()), o.reads,
+      t(seed.fenced_read.min_s), t(seed.fenced_read.max_s),
+      t(seed.fenced_mirror.median_s), t(seed.fenced_copy.median_s));
+  std::cout << fmt::format(
+      "   The naive read took {} more than the fenced one: {} (a wait counts "
+      "from {}, the larger of 10 us and the spread of the fenced reads).\n",
+      t(seed.wait_s()),
+      seed.waited() ? "it waited for the kernel" : "no wait, within noise",
+      t(seed.wait_threshold_s()));
+  if (!seed.attribution_line.empty())
+    std::cout << "   Who waited for whom (sync tracker): "
+              << seed.attribution_line << "\n";
+  else
+    std::cout << "   Who waited for whom (sync tracker): no call waited for "
+                 "earlier device work.\n";
   const addscope::PhaseResult* best = nullptr;
   for (const auto& p : phases)
     if (!best || p.completion.median_s < best->completion.median_s) best = &p;
   for (const auto& p : phases)
-    std::cout << fmt::format("3. {} takes {} ({} GB/s)\n", p.label,
-                             t(p.completion.median_s),
-                             addscope::fmt_gbps(p.gbps_median));
+    std::cout << fmt::format(
+        "3. {} takes {} ({} GB/s{})\n", p.label, t(p.completion.median_s),
+        apps::format_gbps(p.gbps_median),
+        dev.dram_peak_gbps > 0
+            ? ", " + pct_peak(dev, p.gbps_median) + " of the DRAM peak"
+            : std::string());
   for (const auto& tr : transfers)
     std::cout << fmt::format("4. {} into {} memory: {} ({} GB/s)\n", tr.what,
-                             tr.memory, t(tr.time.median_s),
-                             addscope::fmt_gbps(tr.gbps_median));
+                             to_string(tr.memory), t(tr.time.median_s),
+                             apps::format_gbps(tr.gbps_median));
+  if (const auto* f = addscope::fastest(refs))
+    std::cout << fmt::format(
+        "5. Reference (not a limit): the fastest copy of the same arrays, {}, "
+        "runs at {} GB/s.\n",
+        f->name, apps::format_gbps(f->result.gbps_median));
+
   std::cout << "\nConclusion: ";
-  if (async) {
+  if (async && seed.waited()) {
     std::cout << fmt::format(
         "the {} you would have blamed on reading {} was the {} kernel ({} of "
         "it was waiting); the read itself takes {}",
-        t(seed.naive_read_s()), elem, seed_cfg.to_string(), t(seed.wait_s()),
+        t(seed.naive_read_s()), elem, o.naive.to_string(), t(seed.wait_s()),
+        t(seed.fenced_read_s()));
+  } else if (async) {
+    std::cout << fmt::format(
+        "nothing was hidden here: the {} kernel took {} and was done before "
+        "{} was read; the read itself takes {}",
+        o.naive.to_string(), t(seed.completion_s), elem,
         t(seed.fenced_read_s()));
   } else {
     std::cout << fmt::format(
         "on {} launches are synchronous: the launch call returns only when "
         "the work is done, so the gap cannot appear. The {} launch took {} "
         "and reading {} took {}",
-        space, seed_cfg.to_string(), t(seed.fenced_launch_s), elem,
+        space, o.naive.to_string(), t(seed.fenced_launch_s), elem,
         t(seed.fenced_read_s()));
   }
   if (best)
     std::cout << fmt::format("; the fastest configuration tried, {}, takes {}",
                              best->label, t(best->completion.median_s));
   std::cout << ".\n";
-  std::cout << (res.verified
-                    ? "All results verified (out = x + y, every element).\n"
-                    : "WRONG RESULTS: out != x + y.\n");
+  std::cout
+      << (res.verified
+              ? "All results verified: every element of out equals x + "
+                "y, compared on the device after each configuration.\n"
+              : "WRONG RESULTS: out != x + y (see the messages above).\n");
 
-  // ---- JSON ----------------------------------------------------------------
-  nlohmann::json j;
+  // ---- JSON: the same numbers --------------------------------------------
+  json j;
   j["n"] = n;
-  j["type"] = o.type;
+  j["type"] = type_name;
   j["execution_space"] = space;
   j["async_backend"] = async;
-  j["kokkos_version"] = KOKKOS_VERSION;
-  j["seed"] = addscope::to_json(seed);
-  j["configs"] = nlohmann::json::array();
-  for (const auto& p : phases) j["configs"].push_back(addscope::to_json(p));
-  j["transfers"] = nlohmann::json::array();
-  for (const auto& tr : transfers)
-    j["transfers"].push_back(addscope::to_json(tr));
+  j["kokkos_version"] = apps::version_text(KOKKOS_VERSION);
+  j["device"] = apps::to_json(dev);
+  j["read_after_launch"] = apps::to_json(seed);
+  j["read_after_launch"]["check"] = apps::to_json(seed_check);
+  j["configs"] = json::array();
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    json p = apps::to_json(phases[i]);
+    p["config"] = o.common.configs[i].to_string();
+    p["check"] = apps::to_json(checks[i]);
+    p["pct_of_dram_peak"] =
+        dev.dram_peak_gbps > 0
+            ? json(100 * phases[i].gbps_median / dev.dram_peak_gbps)
+            : json(nullptr);
+    j["configs"].push_back(p);
+  }
+  j["transfers"] = json::array();
+  for (const auto& tr : transfers) j["transfers"].push_back(apps::to_json(tr));
+  j["references"] = json::array();
+  for (const auto& r : refs) j["references"].push_back(apps::to_json(r));
   j["verified"] = res.verified;
-  res.json = j;
+  res.doc = j;
   return res;
+}
+
+// Demo-specific checks of the command line; throws InvalidArgument naming
+// the flags as the user typed them.
+DemoOptions make_options(const apps::CommandLine& cl,
+                         const std::string& naive_text,
+                         const std::string& index_text,
+                         const std::string& reads_text) {
+  DemoOptions o;
+  o.common = cl.options();
+  o.size_flag = cl.spelling("--sizes");
+  if (cl.given("--sizes")) {
+    ADDSCOPE_THROW_IF(o.common.sizes.size() != 1,
+                      o.size_flag << " has " << o.common.sizes.size()
+                                  << " sizes; allowed: one (the demo tells "
+                                     "the story of one size; addscope-bench "
+                                     "sweeps several)");
+    o.n = o.common.sizes.front();
+  }
+  if (o.common.configs.empty())
+    o.common.configs = addscope::parse_launch_config_list(
+        "range:ilp=1 range range:pack team:auto");
+  try {
+    o.naive = addscope::parse_launch_config(naive_text);
+  } catch (const addscope::InvalidArgument& e) {
+    throw addscope::InvalidArgument(std::string("--naive-config: ") + e.what(),
+                                    e.where());
+  }
+  if (cl.given("--index")) {
+    o.index = apps::parse_int("--index", index_text, 0, (1ll << 40) - 1);
+    ADDSCOPE_THROW_IF(o.index >= o.n,
+                      "--index = " << o.index << " is out of range for "
+                                   << o.size_flag << " = " << o.n
+                                   << "; allowed: 0.." << o.n - 1);
+  } else {
+    ADDSCOPE_THROW_IF(
+        o.index >= o.n,
+        o.size_flag << " = " << o.n << " is too small to read out[" << o.index
+                    << "] (the default --index); allowed: " << o.size_flag
+                    << " >= " << o.index + 1 << ", or an --index below "
+                    << o.n);
+  }
+  o.reads = int(apps::parse_int("--reads", reads_text, 1, 100000));
+  if (!o.common.json.empty()) apps::check_writable("--json", o.common.json);
+  return o;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options o;
-  CLI::App app{
-      "addscope-demo: the seed's experiment (launch a 1x1 vector add, read "
-      "out[2]) without and with a fence, and which call absorbed whose time"};
-  app.add_option("--n", o.n, "number of elements (default 10000000)")
-      ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 40));
-  app.add_option("--type", o.type, "element type")
-      ->check(CLI::IsMember({"float", "double", "int32", "int64"}));
-  app.add_option(
-      "--config", o.configs,
-      std::string("launch configurations to compare (default: range:ilp=1 "
-                  "range vector team:auto); forms: ") +
-          addscope::launch_config_forms());
-  app.add_option("--seed-config", o.seed_config,
-                 "the configuration of the naive launch (default team:1x1)");
-  app.add_option("--index", o.index, "the element read back (default 2)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--repeat", o.repeat, "timed repetitions (default 10)")
-      ->check(CLI::Range(1, 100000));
-  app.add_option("--json", o.json, "also write the results as JSON to FILE");
-
-  std::vector<addscope::LaunchConfig> cfgs;
-  addscope::LaunchConfig seed_cfg;
+  apps::CliDefaults defaults;
+  defaults.sizes_help = "10000000 (one size)";
+  defaults.configs_help = "range:ilp=1 range range:pack team:auto";
+  apps::CommandLine cl(
+      kProgram,
+      "addscope-demo: the seed experiment (launch a 1x1 vector add, read "
+      "out[2]) without and with a fence, which call absorbed whose time, and "
+      "a few good launch configurations beside the DRAM peak.",
+      defaults);
+  std::string naive_text = "team:1x1", index_text = "2", reads_text = "5";
+  cl.app()
+      .add_option("--naive-config", naive_text,
+                  "the configuration of the naive launch (default: team:1x1, "
+                  "the seed's 1 block x 1 thread)")
+      ->type_name("CONFIG");
+  cl.app()
+      .add_option("--index", index_text,
+                  "the element read back, out[INDEX] (default: 2)")
+      ->type_name("INDEX");
+  cl.app()
+      .add_option("--reads", reads_text,
+                  "fenced reads of out[INDEX], timed one by one; the median "
+                  "is reported (default: 5)")
+      ->type_name("N");
+  const int parsed = cl.parse(argc, argv);
+  if (parsed != apps::keep_going) return parsed;
+  DemoOptions o;
   try {
-    app.parse(argc, argv);
-    std::string joined;
-    for (const auto& c : o.configs) joined += c + " ";
-    cfgs = addscope::parse_launch_config_list(joined);
-    seed_cfg = addscope::parse_launch_config(o.seed_config);
-    if (o.index >= o.n)
-      throw addscope::InvalidArgument("--index = " + std::to_string(o.index) +
-                                      " is out of range; allowed: 0.." +
-                                      std::to_string(o.n - 1));
-    if (!o.json.empty()) addscope::check_writable("--json", o.json);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "addscope-demo: " << e.what() << "\n(run with --help)\n";
-    return 2;
+    o = make_options(cl, naive_text, index_text, reads_text);
   } catch (const addscope::InvalidArgument& e) {
-    std::cerr << "addscope-demo: " << e.what() << "\n";
-    return 2;
+    apps::print_error(kProgram, e);
+    return apps::exit_usage;
   }
 
-  Kokkos::initialize(argc, argv);
-  int rc = 0;
+  Kokkos::initialize(cl.kokkos_argc(), cl.kokkos_argv());
+  cl.warn_unused_kokkos_args();
+  int rc = apps::exit_ok;
   try {
-    Outcome out;
-    if (o.type == "float")
-      out = run<float>(o, cfgs, seed_cfg);
-    else if (o.type == "double")
-      out = run<double>(o, cfgs, seed_cfg);
-    else if (o.type == "int32")
-      out = run<std::int32_t>(o, cfgs, seed_cfg);
-    else
-      out = run<std::int64_t>(o, cfgs, seed_cfg);
-    if (!o.json.empty())
-      addscope::write_file_atomic(o.json, out.json.dump(2) + "\n");
-    rc = out.verified ? 0 : 1;
+    json doc;
+    doc["tool"] = kProgram;
+    doc["version"] = ADDSCOPE_VERSION_STRING;
+    doc["runs"] = json::array();
+    bool verified = true;
+    for (std::size_t i = 0; i < o.common.types.size(); ++i) {
+      if (i) std::cout << "\n";
+      apps::with_type(o.common.types[i], [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const Outcome r = run<T>(o, to_string(o.common.types[i]));
+        verified = verified && r.verified;
+        doc["runs"].push_back(r.doc);
+      });
+    }
+    doc["verified"] = verified;
+    if (!o.common.json.empty())
+      apps::write_file_atomic(o.common.json, doc.dump(2) + "\n");
+    rc = verified ? apps::exit_ok : apps::exit_failure;
   } catch (const addscope::InvalidArgument& e) {
-    std::cerr << "addscope-demo: " << e.what() << "\n";
-    rc = 2;
+    apps::print_error(kProgram, e);
+    rc = apps::exit_usage;
   } catch (const std::exception& e) {
-    std::cerr << "addscope-demo: error: " << e.what() << "\n";
-    rc = 1;
+    apps::print_error(kProgram, e);
+    rc = apps::exit_failure;
   }
   Kokkos::finalize();
   return rc;

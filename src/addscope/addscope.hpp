@@ -1,14 +1,24 @@
-// addscope — umbrella header.
+// addscope — umbrella header: everything a user of the library calls.
+// (The Kokkos Tools library, libaddscope_waits.so, needs no header.)
 #ifndef ADDSCOPE_HPP
 #define ADDSCOPE_HPP
 
+#include "addscope/addscope_Version.hpp"
 #include "addscope/compute/addscope_Add.hpp"
 #include "addscope/core/addscope_Error.hpp"
 #include "addscope/core/addscope_Memory.hpp"
+#include "addscope/core/addscope_SpaceKind.hpp"
+#include "addscope/device/addscope_Advisor.hpp"
+#include "addscope/device/addscope_DeviceInfo.hpp"
+#include "addscope/device/addscope_LaunchLatency.hpp"
+#include "addscope/device/addscope_References.hpp"
 #include "addscope/launch/addscope_LaunchConfig.hpp"
+#include "addscope/timing/addscope_DeviceTimer.hpp"
 #include "addscope/timing/addscope_Measure.hpp"
+#include "addscope/timing/addscope_ReadAfterLaunch.hpp"
 #include "addscope/timing/addscope_Results.hpp"
 #include "addscope/timing/addscope_Stats.hpp"
+#include "addscope/timing/addscope_Verify.hpp"
 #include "addscope/transfer/addscope_Transfer.hpp"
 #include "addscope/waits/addscope_SyncTracker.hpp"
 

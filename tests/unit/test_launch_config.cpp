@@ -11,9 +11,10 @@ using addscope::parse_launch_config;
 
 TEST(LaunchConfig, GoodFormsRoundTrip) {
   for (const char* s :
-       {"range", "range:chunk=4096", "range:ilp=4", "range:ilp=1", "vector",
-        "vector:ilp=2", "vector:chunk=64,ilp=4", "range:chunk=7,ilp=16",
-        "team:1024x256", "team:1x1", "team:auto", "blas"}) {
+       {"range", "range:chunk=4096", "range:ilp=4", "range:ilp=1", "range:pack",
+        "range:pack,ilp=2", "range:pack,chunk=64,ilp=4", "range:chunk=7,ilp=16",
+        "team:1024x256", "team:1x1", "team:ceil(N/256)x256", "team:auto",
+        "blas"}) {
     SCOPED_TRACE(s);
     const LaunchConfig c = parse_launch_config(s);
     EXPECT_EQ(c.to_string(), s);
@@ -36,6 +37,30 @@ TEST(LaunchConfig, ShorthandsAndFields) {
   EXPECT_EQ(r.ilp, 8);
   EXPECT_EQ(r.to_string(), "range:chunk=32,ilp=8");
   EXPECT_EQ(LaunchConfig().to_string(), "range");
+  // range options in any order; one canonical spelling
+  const LaunchConfig p = parse_launch_config("range:ilp=2,pack,chunk=8");
+  EXPECT_TRUE(p.pack);
+  EXPECT_EQ(p.ilp, 2);
+  EXPECT_EQ(p.chunk, 8);
+  EXPECT_EQ(p.to_string(), "range:pack,chunk=8,ilp=2");
+  const LaunchConfig e = parse_launch_config("team:ceil(N/128)x128");
+  EXPECT_EQ(e.kind, LaunchKind::TeamPerElement);
+  EXPECT_EQ(e.team, 128);
+  EXPECT_TRUE(e.is_auto());
+}
+
+TEST(LaunchConfig, EveryFactoryValuePrintsAndParsesBack) {
+  // What the advisor and the resolver produce must round-trip, so that
+  // advice can be fed back to --configs.
+  const LaunchConfig all[] = {
+      LaunchConfig::range(),           LaunchConfig::range(64, 8),
+      LaunchConfig::range_pack(),      LaunchConfig::range_pack(3, 16),
+      LaunchConfig::team_policy(7, 3), LaunchConfig::team_per_element(1024),
+      LaunchConfig::team_auto(),       LaunchConfig::blas()};
+  for (const auto& c : all) {
+    SCOPED_TRACE(c.to_string());
+    EXPECT_EQ(parse_launch_config(c.to_string()), c);
+  }
 }
 
 TEST(LaunchConfig, AutomaticChoicesShowWhatTheyResolvedTo) {
@@ -47,6 +72,14 @@ TEST(LaunchConfig, AutomaticChoicesShowWhatTheyResolvedTo) {
   EXPECT_EQ(LaunchConfig::team_auto().kernel_label(
                 LaunchConfig::team_policy(8448, 64)),
             "addscope::add[team:auto(8448x64)]");
+  EXPECT_EQ(LaunchConfig().kernel_label(LaunchConfig::range_pack(0, 1)),
+            "addscope::add[range(pack,ilp=1)]");
+  EXPECT_EQ(
+      LaunchConfig::range_pack().kernel_label(LaunchConfig::range_pack(0, 1)),
+      "addscope::add[range:pack(ilp=1)]");
+  EXPECT_EQ(LaunchConfig::team_per_element(256).kernel_label(
+                LaunchConfig::team_policy(4096, 256)),
+            "addscope::add[team:ceil(N/256)x256(4096x256)]");
   const auto t = parse_launch_config("team:2x3");
   EXPECT_EQ(t.kernel_label(t), "addscope::add[team:2x3]");
 }
@@ -89,9 +122,15 @@ TEST(LaunchConfig, BadFormsNameTokenAndAcceptedForms) {
       {"team:-1x4", "'-1'"},
       {"team: 1x4", "' 1'"},
       {"blas:1", "blas takes no options"},
-      {"vector:", "nothing after 'vector:'"},
-      {"vector:ilp=5", "'5'"},
-      {"vector:team=4", "'team'"},
+      {"vector", "range:pack"},
+      {"vector:ilp=2", "range:pack"},
+      {"range:pack,pack", "repeated"},
+      {"range:packs", "'packs'"},
+      {"range:pack,ilp=5", "'5'"},
+      {"team:ceil(N/256)x128", "must be the same"},
+      {"team:ceil(N/0)x0", "team size"},
+      {"team:ceil(M/4)x4", "expected ceil(N/T)xT"},
+      {"team:ceil(N/4)", "expected ceil(N/T)xT"},
       {"1x", "team size"},
       {"x1", "'x1'"},
       {"1x1x1", "'1x1'"},
@@ -142,4 +181,37 @@ TEST(LaunchConfig, Lists) {
                addscope::InvalidArgument);
   EXPECT_THROW(addscope::parse_launch_config_list("range bogus"),
                addscope::InvalidArgument);
+}
+
+TEST(LaunchConfig, ListsTakeCommasOutsideRangeOptions) {
+  // A comma before a range option continues the configuration; any other
+  // comma separates two.
+  const auto v = addscope::parse_launch_config_list(
+      "range:chunk=64,ilp=4,team:1x1,range:pack,ilp=2, blas,,1x1;range");
+  ASSERT_EQ(v.size(), 6u);
+  EXPECT_EQ(v[0].to_string(), "range:chunk=64,ilp=4");
+  EXPECT_EQ(v[1].to_string(), "team:1x1");
+  EXPECT_EQ(v[2].to_string(), "range:pack,ilp=2");
+  EXPECT_EQ(v[3].to_string(), "blas");
+  EXPECT_EQ(v[4].to_string(), "team:1x1");
+  EXPECT_EQ(v[5].to_string(), "range");
+  // "pack" alone is not a configuration, and not an option of "range"
+  // without a colon.
+  EXPECT_THROW(addscope::parse_launch_config_list("range,pack"),
+               addscope::InvalidArgument);
+  EXPECT_THROW(addscope::parse_launch_config_list(",;,"),
+               addscope::InvalidArgument);
+}
+
+TEST(LaunchConfig, ErrorsCarryTheSourceLocationApart) {
+  try {
+    parse_launch_config("rang");
+    ADD_FAILURE();
+  } catch (const addscope::InvalidArgument& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.find("addscope_LaunchConfig.cpp"), std::string::npos) << m;
+    EXPECT_EQ(m.rfind("addscope:", 0), std::string::npos) << m;
+    EXPECT_NE(e.where().find("addscope_LaunchConfig.cpp:"), std::string::npos)
+        << e.where();
+  }
 }

@@ -21,6 +21,27 @@ TEST(Stats, OddAndEvenCounts) {
   EXPECT_EQ(e.samples_s[0], 4.0);  // kept in measured order
 }
 
+TEST(Stats, QuartilesAndStandardDeviation) {
+  // numpy: percentile([1, 2, 4, 8, 16], [25, 50, 75]) = 2, 4, 8;
+  // std(ddof=1) = sqrt((5.2^2 + 4.2^2 + 2.2^2 + 1.8^2 + 9.8^2) / 4)
+  //              = sqrt(148.8 / 4) = sqrt(37.2)
+  const auto s = addscope::Stats::of({8.0, 1.0, 16.0, 2.0, 4.0});
+  EXPECT_EQ(s.q1_s, 2.0);
+  EXPECT_EQ(s.median_s, 4.0);
+  EXPECT_EQ(s.q3_s, 8.0);
+  EXPECT_DOUBLE_EQ(s.mean_s, 6.2);
+  EXPECT_DOUBLE_EQ(s.stddev_s, std::sqrt(37.2));
+  // Between order statistics: percentile([1, 2, 3, 4], 25) = 1.75.
+  const auto e = addscope::Stats::of({4.0, 3.0, 2.0, 1.0});
+  EXPECT_DOUBLE_EQ(e.q1_s, 1.75);
+  EXPECT_DOUBLE_EQ(e.median_s, 2.5);
+  EXPECT_DOUBLE_EQ(e.q3_s, 3.25);
+  const auto one = addscope::Stats::of({7.0});
+  EXPECT_EQ(one.stddev_s, 0.0);
+  EXPECT_EQ(one.q1_s, 7.0);
+  EXPECT_EQ(one.q3_s, 7.0);
+}
+
 TEST(Stats, RejectsBadSamples) {
   EXPECT_THROW(addscope::Stats::of({}), addscope::InvalidArgument);
   EXPECT_THROW(addscope::Stats::of({1.0, -1.0}), addscope::InvalidArgument);

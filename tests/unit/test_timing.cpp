@@ -1,21 +1,148 @@
-// The seed's experiment, measured by the timing module. Ratios with wide
-// margins on work large enough to dominate noise; never absolute times.
+// The timing module. The phase arithmetic is checked on a fake execution
+// space whose "kernels" are known sleeps (launch overhead on the host, work
+// finished by fence()), so that each statistic has a value to be right
+// about; the seed experiment runs for real on every enabled space.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
+#include <thread>
+#include <vector>
 
 #include "addscope/compute/addscope_Add.hpp"
 #include "addscope/timing/addscope_Measure.hpp"
+#include "addscope/timing/addscope_ReadAfterLaunch.hpp"
 #include "addscope_TestSpaces.hpp"
 #include "test_util.hpp"
 
 using namespace addscope_test;
 
+namespace {
+
+void sleep_ms(double ms) {
+  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(ms));
+}
+
+/// An execution space whose launches queue `pending_ms` of work that only
+/// fence() waits out — an asynchronous device, on the host clock.
+struct FakeExec {
+  mutable double pending_ms = 0;
+  mutable int fences = 0;
+  void fence() const {
+    sleep_ms(pending_ms);
+    pending_ms = 0;
+    ++fences;
+  }
+};
+
+constexpr double ms = 1e-3;
+
+}  // namespace
+
+TEST(MeasurePhases, LaunchCompletionMedianAndSpreadOnKnownDurations) {
+  // Each launch spends 2 ms on the host, then queues a kernel of 4, 6, 8,
+  // 30 or 40 ms (after one warmup run of 1 ms): launch ~2 ms; completion
+  // ~6, 8, 10, 32, 42 ms: median 10, min 6, max 42, mean ~19.6 ms.
+  FakeExec exec;
+  const std::vector<double> kernel_ms = {1, 4, 6, 8, 30, 40};
+  int calls = 0;
+  addscope::MeasureOptions opt;
+  opt.warmup = 1;
+  opt.repeat = 5;
+  const std::uint64_t bytes = 1000000000;  // 1 GB per run
+  const auto p = addscope::measure_phases(
+      exec, "fake", 123, bytes,
+      [&] {
+        sleep_ms(2);
+        exec.pending_ms = kernel_ms[std::size_t(calls++)];
+      },
+      opt);
+  EXPECT_EQ(calls, 6);  // warmup + repeat
+  EXPECT_EQ(p.label, "fake");
+  EXPECT_EQ(p.n, 123);
+  ASSERT_EQ(p.launch.count, 5u);
+  ASSERT_EQ(p.completion.count, 5u);
+  EXPECT_EQ(p.device.count, 0u);  // no device clock on this space
+  // launch: until the call returned — not the kernel.
+  EXPECT_GE(p.launch.min_s, 2 * ms);
+  EXPECT_LT(p.launch.median_s, 7 * ms);
+  // completion: launch + fence, in measured order.
+  EXPECT_GE(p.completion.samples_s[0], 6 * ms);
+  EXPECT_GE(p.completion.samples_s[4], 42 * ms);
+  EXPECT_GT(p.completion.samples_s[4], p.completion.samples_s[1]);
+  EXPECT_GE(p.completion.min_s, 6 * ms);
+  EXPECT_LT(p.completion.min_s, 9 * ms);
+  EXPECT_GE(p.completion.median_s, 10 * ms);
+  EXPECT_LT(p.completion.median_s, 17 * ms);  // the mean would be ~19.6 ms
+  EXPECT_GE(p.completion.max_s, 42 * ms);
+  EXPECT_GE(p.completion.q3_s, 32 * ms);
+  EXPECT_LT(p.completion.q1_s, p.completion.median_s);
+  // GB/s = 10^9 bytes / median (and / min for the best run).
+  EXPECT_LE(p.gbps_median, 100.0);  // 1 GB in >= 10 ms
+  EXPECT_GT(p.gbps_median, 1.0 / 0.017);
+  EXPECT_LE(p.gbps_best, 1.0 / 0.006);
+  EXPECT_GT(p.gbps_best, 1.0 / 0.009);
+  EXPECT_EQ(exec.pending_ms, 0.0);  // every run was fenced
+}
+
+TEST(MeasurePhases, ValidatesOptions) {
+  FakeExec exec;
+  addscope::MeasureOptions opt;
+  opt.repeat = 0;
+  EXPECT_THROW(addscope::measure_phases(
+                   exec, "x", 1, 1, [] {}, opt),
+               addscope::InvalidArgument);
+}
+
+TEST(MeasureCopy, BytesFollowTheDirectionAndEveryRunIsTimed) {
+  FakeExec exec;
+  int copies = 0;
+  addscope::MeasureOptions opt;
+  opt.warmup = 2;
+  opt.repeat = 3;
+  auto copy = [&] {
+    ++copies;
+    sleep_ms(5);
+  };
+  const auto d2d = addscope::measure_copy_with(
+      exec, "D2D", addscope::CopyDirection::DeviceToDevice,
+      addscope::MemoryKind::Device, 1000, 4, copy, opt);
+  EXPECT_EQ(copies, 5);
+  EXPECT_EQ(d2d.bytes, 8000u);  // read + write
+  EXPECT_EQ(d2d.time.count, 3u);
+  EXPECT_GE(d2d.time.min_s, 5 * ms);
+  EXPECT_LE(d2d.gbps_median, 8000 / 5e-3 * 1e-9);
+  const auto d2h = addscope::measure_copy_with(
+      exec, "D2H", addscope::CopyDirection::DeviceToHost,
+      addscope::MemoryKind::Pinned, 1000, 4, copy, opt);
+  EXPECT_EQ(d2h.bytes, 4000u);  // crosses the link once
+  EXPECT_EQ(d2h.direction, addscope::CopyDirection::DeviceToHost);
+  EXPECT_EQ(d2h.memory, addscope::MemoryKind::Pinned);
+}
+
+TEST(ReadAfterLaunch, AWaitCountsFromTheThresholdUp) {
+  addscope::ReadAfterLaunch r;
+  r.fenced_read = addscope::Stats::of({10e-6, 12e-6, 30e-6});  // spread 20 us
+  EXPECT_DOUBLE_EQ(r.fenced_read_s(), 12e-6);
+  EXPECT_DOUBLE_EQ(r.wait_threshold_s(), 20e-6);
+  r.naive_mirror_s = 20e-6;
+  r.naive_copy_s = 5e-6;  // naive read 25 us: 13 us more
+  EXPECT_NEAR(r.wait_s(), 13e-6, 1e-12);
+  EXPECT_FALSE(r.waited());
+  r.naive_mirror_s = 27e-6;  // 32 us: 20 us more
+  EXPECT_TRUE(r.waited());
+  r.fenced_read = addscope::Stats::of({10e-6, 11e-6, 12e-6});  // spread 2 us
+  EXPECT_DOUBLE_EQ(r.wait_threshold_s(), 10e-6);               // the floor
+  r.naive_mirror_s = 1e-6;
+  r.naive_copy_s = 1e-6;
+  EXPECT_EQ(r.wait_s(), 0.0);  // never negative
+}
+
 template <class Space>
 class Timing : public ::testing::Test {};
 TYPED_TEST_SUITE(Timing, ExecSpaces);
 
-TYPED_TEST(Timing, SeedSequenceOneByOne) {
+TYPED_TEST(Timing, SeedExperimentOneByOne) {
   using Space = TypeParam;
   using MS = typename Space::memory_space;
   Space exec;
@@ -29,11 +156,20 @@ TYPED_TEST(Timing, SeedSequenceOneByOne) {
   Kokkos::deep_copy(out, poison<float>());
   const auto cfg = addscope::parse_launch_config("team:1x1");
   const std::string label = cfg.kernel_label();
-  const auto r = addscope::measure_seed_sequence(
+  int launches = 0;
+  addscope::ReadOptions ro;
+  ro.reads = 3;
+  const auto r = addscope::measure_read_after_launch(
       exec, label, out, 2, hx[2] + hy[2],
-      [&] { addscope::add(exec, x, y, out, cfg); });
+      [&] {
+        ++launches;
+        addscope::add(exec, x, y, out, cfg);
+      },
+      ro);
   exec.fence();
+  EXPECT_EQ(launches, 3);  // warmup, naive, fenced
   EXPECT_TRUE(r.verified);
+  EXPECT_EQ(r.fenced_read.count, 3u);
   EXPECT_EQ(r.async_backend, addscope::launches_are_async<Space>());
   ASSERT_GT(r.completion_s, 0);
   if (r.async_backend) {
@@ -41,6 +177,7 @@ TYPED_TEST(Timing, SeedSequenceOneByOne) {
     EXPECT_LT(r.naive_launch_s, 0.1 * r.completion_s);
     // ...so the naive read absorbs it: its wait is most of the kernel,
     EXPECT_GT(r.wait_s(), 0.5 * r.completion_s);
+    EXPECT_TRUE(r.waited());
     // while the fenced read alone is small.
     EXPECT_LT(r.fenced_read_s(), 0.1 * r.completion_s);
     // The tracker names the call that waited and the kernel it waited for.
@@ -53,16 +190,39 @@ TYPED_TEST(Timing, SeedSequenceOneByOne) {
               std::string::npos)
         << r.attribution_line;
   } else {
-    // Synchronous backend: the launch *is* the completion.
+    // Synchronous backend: the launch *is* the completion, and the read
+    // has nothing to wait for.
     EXPECT_GT(r.fenced_launch_s, 0.5 * r.completion_s);
-    EXPECT_LT(r.wait_s(), 0.5 * r.completion_s);
-    // Nothing waited for device work.
+    EXPECT_GT(r.naive_launch_s, 10 * r.naive_read_s());
+    EXPECT_FALSE(r.waited());
     for (const auto& c : r.attribution) ADD_FAILURE() << c.what;
     EXPECT_TRUE(r.attribution_line.empty());
   }
 }
 
-TYPED_TEST(Timing, PhasesAndTransfer) {
+TYPED_TEST(Timing, ReadAfterLaunchDoesNotClearTheTracker) {
+  // Calls recorded before the experiment stay in the shared tracker (the
+  // waits tool loaded into the demo reports them at the end).
+  using Space = TypeParam;
+  using MS = typename Space::memory_space;
+  Space exec;
+  auto& tr = addscope::SyncTracker::global();
+  const auto before = tr.calls_seen();
+  const auto id = tr.call_begin("user step before the experiment", "step");
+  tr.call_end(id);
+  Kokkos::View<float*, MS> x("x", 100), y("y", 100), out("out", 100);
+  const auto r = addscope::measure_read_after_launch(
+      exec, "addscope::add[range]", out, 2, 0.0f,
+      [&] { addscope::add(exec, x, y, out); });
+  EXPECT_TRUE(r.verified);
+  EXPECT_GE(tr.calls_seen(), before + 4);  // ours, and the naive pass's 3
+  bool found = false;
+  for (const auto& c : tr.calls())
+    found = found || c.what == "user step before the experiment";
+  EXPECT_TRUE(found);
+}
+
+TYPED_TEST(Timing, PhasesAndTransferOnTheSpace) {
   using Space = TypeParam;
   using MS = typename Space::memory_space;
   Space exec;
@@ -77,19 +237,21 @@ TYPED_TEST(Timing, PhasesAndTransfer) {
   const auto p = addscope::measure_phases(
       exec, "add", n, addscope::add_bytes(n, sizeof(double)),
       [&] { addscope::add(exec, x, y, out); }, opt);
-  EXPECT_EQ(p.launch.count, 5u);
-  EXPECT_EQ(p.bytes, 3u * 8u * std::uint64_t(n));
-  for (std::size_t i = 0; i < 5; ++i)
-    EXPECT_LE(p.launch.samples_s[i], p.completion.samples_s[i]);
-  EXPECT_DOUBLE_EQ(p.gbps_median,
-                   double(p.bytes) / p.completion.median_s / 1e9);
+  EXPECT_EQ(p.completion.count, 5u);
+  EXPECT_EQ(p.device.count, addscope::DeviceTimer<Space>::available ? 5u : 0u);
+  if (p.device.count) {
+    EXPECT_GT(p.device.min_s, 0.0);
+    // The device time of one add fits inside the host's launch + fence.
+    EXPECT_LT(p.device.median_s, p.completion.max_s);
+  }
 
   auto mirror =
       addscope::make_host_array<double, addscope::PinnedHostSpace>("mirror", n);
-  const auto t = addscope::measure_copy(exec, "D2H whole", "D2H", "pinned",
-                                        mirror, out, opt);
+  const auto t = addscope::measure_copy(
+      exec, "D2H whole", addscope::CopyDirection::DeviceToHost,
+      addscope::MemoryKind::Pinned, mirror, out, opt);
   EXPECT_EQ(t.bytes, 8u * std::uint64_t(n));
-  EXPECT_GT(t.gbps_median, 0);
+  EXPECT_EQ(t.time.count, 5u);
   for (std::int64_t i = 0; i < n; i += 4099)
     ASSERT_EQ(mirror(i), hx[i] + hy[i]);
 
@@ -97,12 +259,18 @@ TYPED_TEST(Timing, PhasesAndTransfer) {
   auto source =
       addscope::make_host_array<double, addscope::PageableHostSpace>("src", n);
   for (std::int64_t i = 0; i < n; ++i) source(i) = hy[i] - hx[i];
-  const auto h2d = addscope::measure_copy(exec, "H2D whole", "H2D", "pageable",
-                                          out, source, opt);
+  const auto h2d = addscope::measure_copy(
+      exec, "H2D whole", addscope::CopyDirection::HostToDevice,
+      addscope::MemoryKind::Pageable, out, source, opt);
   EXPECT_EQ(h2d.bytes, 8u * std::uint64_t(n));
-  EXPECT_EQ(h2d.time.count, 5u);
   const auto back = to_host(out);
   for (std::int64_t i = 0; i < n; i += 4099) ASSERT_EQ(back[i], hy[i] - hx[i]);
+  auto small = addscope::make_host_array<double, addscope::PageableHostSpace>(
+      "small", 3);
+  EXPECT_THROW(
+      addscope::measure_copy(exec, "bad", addscope::CopyDirection::DeviceToHost,
+                             addscope::MemoryKind::Pageable, small, out, opt),
+      addscope::InvalidArgument);
 }
 
 TYPED_TEST(Timing, ElementIndexIsChecked) {

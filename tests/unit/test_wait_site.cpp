@@ -16,7 +16,7 @@
 #include <string>
 
 #include "addscope/compute/addscope_Add.hpp"
-#include "addscope/timing/addscope_Measure.hpp"
+#include "addscope/timing/addscope_ReadAfterLaunch.hpp"
 #include "addscope_TestSpaces.hpp"
 #include "test_util.hpp"
 
@@ -41,7 +41,7 @@ TYPED_TEST(WaitSite, NaiveReadWaitLandsWhereKokkosBlocks) {
   Kokkos::View<float*, MS> out("out", n);
   Kokkos::deep_copy(out, poison<float>());
   const auto cfg = addscope::parse_launch_config("team:1x1");
-  const auto r = addscope::measure_seed_sequence(
+  const auto r = addscope::measure_read_after_launch(
       exec, cfg.kernel_label(), out, 2, hx[2] + hy[2],
       [&] { addscope::add(exec, x, y, out, cfg); });
   exec.fence();

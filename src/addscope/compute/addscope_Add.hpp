@@ -9,10 +9,13 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <type_traits>
 
 #include "addscope/compute/impl/addscope_AddFunctors.hpp"
 #include "addscope/core/addscope_Error.hpp"
+#include "addscope/core/addscope_SpaceKind.hpp"
 #include "addscope/launch/addscope_LaunchConfig.hpp"
 
 namespace addscope {
@@ -111,7 +114,7 @@ TeamLimits team_limits(const ExecSpace& exec, const XView& x, const YView& y,
                        const OutView& out) {
   using Policy = AddTeamPolicy<ExecSpace>;
   using F = AddTeamFunctor<XView, YView, OutView, typename Policy::member_type,
-                           interleave_threads<ExecSpace>()>;
+                           is_gpu_space<ExecSpace>()>;
   const F f{x, y, out, 0};
   Policy p(exec, 1, Kokkos::AUTO);
   return {p.team_size_max(f, Kokkos::ParallelForTag()),
@@ -146,6 +149,31 @@ void check_packable(const LaunchConfig& config, const XView& x, const YView& y,
                            "'range')");
 }
 
+/// The range:pack launch: RangePolicy over 16-byte packs.
+template <class ExecSpace, class XView, class YView, class OutView>
+void launch_pack(const ExecSpace& exec, const std::string& label,
+                 const LaunchConfig& run, const XView& x, const YView& y,
+                 const OutView& out) {
+  using T = typename OutView::non_const_value_type;
+  using P = Pack16<T>;
+  const std::int64_t n = std::int64_t(out.extent(0));
+  const std::int64_t packs = n / P::width;
+  const std::int64_t m =
+      std::max<std::int64_t>(1, (packs + run.ilp - 1) / run.ilp);
+  Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> policy(exec,
+                                                                         0, m);
+  if (run.chunk > 0) policy.set_chunk_size(int(run.chunk));
+  with_ilp(run.ilp, [&](auto k) {
+    constexpr int K = decltype(k)::value;
+    Kokkos::parallel_for(
+        label, policy,
+        AddPackFunctor<K, T>{reinterpret_cast<const P*>(x.data()),
+                             reinterpret_cast<const P*>(y.data()),
+                             reinterpret_cast<P*>(out.data()), x.data(),
+                             y.data(), out.data(), packs, m, n});
+  });
+}
+
 }  // namespace Impl
 
 /// Largest team size `add` accepts on `exec` for these View types.
@@ -157,13 +185,14 @@ int add_team_size_max(const ExecSpace& exec, const XView& x, const YView& y,
 
 /// Validates `config` against `exec`, the Views and the problem size, and
 /// resolves automatic choices to the concrete configuration that will run:
-/// - range without ilp: on GPUs, 16-byte packs (vector:ilp=1) when the
+/// - range without ilp: on GPUs, 16-byte packs (range:pack,ilp=1) when the
 ///   Views are contiguous and aligned, else 4 elements per work item; on
 ///   CPUs one element per index. (On an H200 Kokkos 3.4 launches a plain
 ///   RangePolicy add in 64-thread blocks of one element per thread, which
 ///   caps it near 1.26 TB/s; Kokkos 4.6.99 picks 128-thread blocks, 2.5
 ///   TB/s; the packs reach 4.3 TB/s with either.)
-/// - vector without ilp: one pack per work item;
+/// - range:pack without ilp: one pack per work item;
+/// - team:ceil(N/T)xT: league ceil(N/T) for this N;
 /// - team:auto: team_size_recommended and a league that fills the device.
 /// Throws InvalidArgument (a team size above team_size_max states it).
 template <class ExecSpace, class XView, class YView, class OutView>
@@ -172,35 +201,45 @@ LaunchConfig resolve_launch_config(const ExecSpace& exec, const XView& x,
                                    const LaunchConfig& config) {
   config.validate();
   LaunchConfig run = config;
-  const bool gpu = Impl::interleave_threads<ExecSpace>();
+  constexpr bool gpu = is_gpu_space<ExecSpace>();
+  const std::int64_t n = std::int64_t(out.extent(0));
   switch (config.kind) {
-    case LaunchKind::Vector:
-      Impl::check_packable(config, x, y, out);
-      if (run.ilp == 0) run.ilp = 1;
-      return run;
     case LaunchKind::Range:
+      if (run.pack) {
+        Impl::check_packable(config, x, y, out);
+        if (run.ilp == 0) run.ilp = 1;
+        return run;
+      }
       if (run.ilp != 0) return run;
       // Measured on an H200 with Kokkos 3.4 and 4.6.99 (README, "the
       // default path"): 16-byte packs, one per work item, run at the copy
-      // ceiling; plain elements need 4 per work item to get near it.
+      // reference; plain elements need 4 per work item to get near it.
       if (gpu && Impl::packable(x, y, out))
-        return LaunchConfig::vector(run.chunk, 1);
+        return LaunchConfig::range_pack(run.chunk, 1);
       run.ilp = gpu ? 4 : 1;
       return run;
     case LaunchKind::Team:
+    case LaunchKind::TeamPerElement:
     case LaunchKind::TeamAuto: {
       const auto lim = Impl::team_limits(exec, x, y, out);
-      if (config.kind == LaunchKind::Team) {
+      if (config.kind != LaunchKind::TeamAuto) {
         ADDSCOPE_THROW_IF(
             config.team > lim.max,
             "team size = " << config.team << " (in '" << config
                            << "') exceeds team_size_max = " << lim.max << " of "
                            << ExecSpace::name() << "; allowed: 1.." << lim.max);
-        return run;
+        if (config.kind == LaunchKind::Team) return run;
+        const std::int64_t league =
+            std::max<std::int64_t>(1, (n + config.team - 1) / config.team);
+        ADDSCOPE_THROW_IF(league > std::numeric_limits<int>::max(),
+                          "'" << config << "' needs a league of " << league
+                              << " teams for N = " << n << "; allowed: at most "
+                              << std::numeric_limits<int>::max()
+                              << " (use a larger team size, or team:LxT)");
+        return LaunchConfig::team_policy(league, config.team);
       }
       // Enough teams to fill the device twice over (blocks per SM / chunks
       // per core), never more than there are team-sized pieces of work.
-      const std::int64_t n = std::int64_t(out.extent(0));
       const int team = std::max(1, lim.recommended);
       const std::int64_t fill = std::max<std::int64_t>(
           1, 2 * std::int64_t(exec.concurrency()) / team);
@@ -213,6 +252,16 @@ LaunchConfig resolve_launch_config(const ExecSpace& exec, const XView& x,
   }
   return run;
 }
+
+/// What add() launched: the configuration asked for, the one it resolved
+/// to, and the label the kernel ran under (what Kokkos Tools and profilers
+/// show): "addscope::add[team:auto(8448x64)]".
+struct AddLaunch {
+  LaunchConfig requested;
+  LaunchConfig resolved;
+  std::string label;
+  const std::string& kernel_label() const { return label; }
+};
 
 /// out(i) = x(i) + y(i) for i in [0, N), launched on `exec` as `config` says.
 ///
@@ -231,11 +280,10 @@ LaunchConfig resolve_launch_config(const ExecSpace& exec, const XView& x,
 ///   "addscope::add[team:1024x256]"; automatic choices show what they
 ///   resolved to: "addscope::add[team:auto(8448x64)]".
 ///
-/// Returns the configuration that ran (team:auto resolved).
+/// Returns what ran: the resolved configuration and the kernel's label.
 template <class ExecSpace, class XView, class YView, class OutView>
-LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
-                 const OutView& out,
-                 const LaunchConfig& config = LaunchConfig()) {
+AddLaunch add(const ExecSpace& exec, const XView& x, const YView& y,
+              const OutView& out, const LaunchConfig& config = LaunchConfig()) {
   (void)sizeof(Impl::AddChecks<ExecSpace, XView, YView, OutView>);
   ADDSCOPE_THROW_IF(
       x.extent(0) != out.extent(0) || y.extent(0) != out.extent(0),
@@ -248,11 +296,16 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
       "from x and y, or exactly x or y (in-place)");
   const LaunchConfig run = resolve_launch_config(exec, x, y, out, config);
   const std::int64_t n = std::int64_t(out.extent(0));
-  const std::string label = config.kernel_label(run);
-  if (n == 0) return run;
+  AddLaunch launched{config, run, config.kernel_label(run)};
+  const std::string& label = launched.label;
+  if (n == 0) return launched;
 
   switch (run.kind) {
     case LaunchKind::Range: {
+      if (run.pack) {
+        Impl::launch_pack(exec, label, run, x, y, out);
+        break;
+      }
       const std::int64_t m = (n + run.ilp - 1) / run.ilp;
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> policy(
           exec, 0, m);
@@ -261,42 +314,21 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
         constexpr int K = decltype(k)::value;
         Kokkos::parallel_for(
             label, policy,
-            Impl::AddRangeFunctor<K, Impl::interleave_threads<ExecSpace>(),
-                                  XView, YView, OutView>{x, y, out, n, m});
-      };
-      Impl::with_ilp(run.ilp, launch);
-      break;
-    }
-    case LaunchKind::Vector: {
-      using T = typename OutView::non_const_value_type;
-      using P = Impl::Pack16<T>;
-      const std::int64_t packs = n / P::width;
-      const std::int64_t m =
-          std::max<std::int64_t>(1, (packs + run.ilp - 1) / run.ilp);
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> policy(
-          exec, 0, m);
-      if (run.chunk > 0) policy.set_chunk_size(int(run.chunk));
-      auto launch = [&](auto k) {
-        constexpr int K = decltype(k)::value;
-        Kokkos::parallel_for(label, policy,
-                             Impl::AddVectorFunctor<K, T>{
-                                 reinterpret_cast<const P*>(x.data()),
-                                 reinterpret_cast<const P*>(y.data()),
-                                 reinterpret_cast<P*>(out.data()), x.data(),
-                                 y.data(), out.data(), packs, m, n});
+            Impl::AddRangeFunctor<K, is_gpu_space<ExecSpace>(), XView, YView,
+                                  OutView>{x, y, out, n, m});
       };
       Impl::with_ilp(run.ilp, launch);
       break;
     }
     case LaunchKind::Team:
+    case LaunchKind::TeamPerElement:
     case LaunchKind::TeamAuto: {
       using Policy = Impl::AddTeamPolicy<ExecSpace>;
       Kokkos::parallel_for(
           label, Policy(exec, run.league, run.team),
           Impl::AddTeamFunctor<XView, YView, OutView,
                                typename Policy::member_type,
-                               Impl::interleave_threads<ExecSpace>()>{x, y, out,
-                                                                      n});
+                               is_gpu_space<ExecSpace>()>{x, y, out, n});
       break;
     }
     case LaunchKind::Blas: {
@@ -318,13 +350,13 @@ LaunchConfig add(const ExecSpace& exec, const XView& x, const YView& y,
       break;
     }
   }
-  return run;
+  return launched;
 }
 
 /// Forwarding overload: runs on a default instance of out's execution space.
 template <class XView, class YView, class OutView>
-LaunchConfig add(const XView& x, const YView& y, const OutView& out,
-                 const LaunchConfig& config = LaunchConfig()) {
+AddLaunch add(const XView& x, const YView& y, const OutView& out,
+              const LaunchConfig& config = LaunchConfig()) {
   return add(typename OutView::execution_space(), x, y, out, config);
 }
 

@@ -8,56 +8,61 @@
 
 namespace addscope {
 
-/// Thrown for invalid arguments: the message names the parameter, the value
-/// and what is allowed, then where the check failed.
+/// Thrown for invalid arguments. what() names the parameter, the value and
+/// what is allowed — written for the user; where() says which check in
+/// addscope's sources failed ("file:line in function") — for developers.
 class InvalidArgument : public std::invalid_argument {
  public:
-  using std::invalid_argument::invalid_argument;
+  explicit InvalidArgument(const std::string& msg, std::string where = "")
+      : std::invalid_argument(msg), where_(std::move(where)) {}
+  const std::string& where() const noexcept { return where_; }
+
+ private:
+  std::string where_;
 };
 
-/// Thrown when the machine cannot do what was asked (memory, backend).
+/// Thrown when the machine cannot do what was asked (memory, backend, a
+/// file that cannot be written). what() and where() as for InvalidArgument.
 class RuntimeError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit RuntimeError(const std::string& msg, std::string where = "")
+      : std::runtime_error(msg), where_(std::move(where)) {}
+  const std::string& where() const noexcept { return where_; }
+
+ private:
+  std::string where_;
 };
 
 namespace Impl {
-[[noreturn]] inline void throw_invalid(const std::string& msg, const char* file,
-                                       int line, const char* func) {
-  std::ostringstream os;
-  os << "addscope: " << msg << " [" << file << ":" << line << " in " << func
-     << "]";
-  throw InvalidArgument(os.str());
-}
-[[noreturn]] inline void throw_runtime(const std::string& msg, const char* file,
-                                       int line, const char* func) {
-  std::ostringstream os;
-  os << "addscope: " << msg << " [" << file << ":" << line << " in " << func
-     << "]";
-  throw RuntimeError(os.str());
+inline std::string source_location(const char* file, int line,
+                                   const char* func) {
+  return std::string(file) + ":" + std::to_string(line) + " in " + func;
 }
 }  // namespace Impl
 }  // namespace addscope
 
-/// Throw addscope::InvalidArgument with `msg` (a streamable expression) and
-/// the source location, if `cond` holds.
-#define ADDSCOPE_THROW_IF(cond, msg)                                          \
-  do {                                                                        \
-    if (cond) {                                                               \
-      std::ostringstream addscope_os_;                                        \
-      addscope_os_ << msg;                                                    \
-      ::addscope::Impl::throw_invalid(addscope_os_.str(), __FILE__, __LINE__, \
-                                      __func__);                              \
-    }                                                                         \
+/// Throw addscope::InvalidArgument with `msg` (a streamable expression) if
+/// `cond` holds; the source location goes to where().
+#define ADDSCOPE_THROW_IF(cond, msg)                                        \
+  do {                                                                      \
+    if (cond) {                                                             \
+      std::ostringstream addscope_os_;                                      \
+      addscope_os_ << msg;                                                  \
+      throw ::addscope::InvalidArgument(                                    \
+          addscope_os_.str(),                                               \
+          ::addscope::Impl::source_location(__FILE__, __LINE__, __func__)); \
+    }                                                                       \
   } while (0)
 
-/// Throw addscope::RuntimeError with `msg` and the source location.
-#define ADDSCOPE_RUNTIME_ERROR(msg)                                         \
-  do {                                                                      \
-    std::ostringstream addscope_os_;                                        \
-    addscope_os_ << msg;                                                    \
-    ::addscope::Impl::throw_runtime(addscope_os_.str(), __FILE__, __LINE__, \
-                                    __func__);                              \
+/// Throw addscope::RuntimeError with `msg`; the source location goes to
+/// where().
+#define ADDSCOPE_RUNTIME_ERROR(msg)                                       \
+  do {                                                                    \
+    std::ostringstream addscope_os_;                                      \
+    addscope_os_ << msg;                                                  \
+    throw ::addscope::RuntimeError(                                       \
+        addscope_os_.str(),                                               \
+        ::addscope::Impl::source_location(__FILE__, __LINE__, __func__)); \
   } while (0)
 
 #endif

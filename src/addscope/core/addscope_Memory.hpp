@@ -1,9 +1,7 @@
-// addscope — how much memory a space has left, and refusing work that
-// cannot fit before anything is allocated.
+// addscope — how much memory a space has, and refusing work that cannot fit
+// before anything is allocated. One budget for everything addscope sizes.
 #ifndef ADDSCOPE_CORE_MEMORY_HPP
 #define ADDSCOPE_CORE_MEMORY_HPP
-
-#include <unistd.h>
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -12,47 +10,73 @@
 
 #include "addscope/core/addscope_Error.hpp"
 
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-#endif
-
 namespace addscope {
 
-/// Bytes that can still be allocated in MemorySpace (device: free device
-/// memory; host: available physical pages).
+/// Memory of a space in bytes; 0 where unknown.
+struct MemoryInfo {
+  std::uint64_t total = 0;
+  std::uint64_t available = 0;
+  std::string source;  ///< where the numbers come from
+};
+
+namespace Impl {
+/// Host RAM from /proc/meminfo: MemTotal and MemAvailable (what can be
+/// allocated without swapping, page cache included).
+MemoryInfo host_memory_info();
+/// Parses the text of /proc/meminfo (for tests).
+MemoryInfo parse_meminfo(const std::string& text);
+/// Free and total memory of the current CUDA device (cudaMemGetInfo);
+/// unknown without CUDA.
+MemoryInfo cuda_memory_info();
+
 template <class MemorySpace>
-std::uint64_t available_bytes() {
+constexpr bool is_cuda_memory() {
 #if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<MemorySpace, Kokkos::CudaSpace>::value ||
-      std::is_same<MemorySpace, Kokkos::CudaUVMSpace>::value) {
-    std::size_t free_b = 0, total_b = 0;
-    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return 0;
-    return free_b;
-  }
+  return std::is_same<MemorySpace, Kokkos::CudaSpace>::value ||
+         std::is_same<MemorySpace, Kokkos::CudaUVMSpace>::value;
+#else
+  return false;
 #endif
-  const long pages = ::sysconf(_SC_AVPHYS_PAGES);
-  const long page = ::sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return 0;
-  return std::uint64_t(pages) * std::uint64_t(page);
+}
+}  // namespace Impl
+
+/// Total and available bytes of MemorySpace: CUDA device memory through
+/// cudaMemGetInfo; host-accessible spaces through /proc/meminfo; other
+/// device spaces (HIP, SYCL, ...) are unknown (0).
+template <class MemorySpace>
+MemoryInfo memory_info() {
+  if (Impl::is_cuda_memory<MemorySpace>()) return Impl::cuda_memory_info();
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible)
+    return Impl::host_memory_info();
+  MemoryInfo m;
+  m.source = std::string("unknown for ") + MemorySpace::name();
+  return m;
 }
 
+template <class MemorySpace>
+std::uint64_t available_bytes() {
+  return memory_info<MemorySpace>().available;
+}
+
+/// The largest n for which `arrays` arrays of n elements of `elem_size`
+/// bytes, plus 5% headroom, fit in `available` bytes (the one budget for
+/// every size addscope chooses or accepts).
+std::int64_t max_elements_that_fit(std::uint64_t available,
+                                   std::size_t elem_size, int arrays);
+
 /// Throws InvalidArgument if `arrays` arrays of `n` elements of `elem_size`
-/// bytes (plus 5% headroom) do not fit in MemorySpace; `param` names the
-/// user's parameter in the message.
+/// bytes (plus 5% headroom) do not fit in `available` bytes of `where`;
+/// `param` names the user's parameter in the message. Unknown memory
+/// (available == 0) accepts everything.
+void check_fits(const std::string& param, std::int64_t n, std::size_t elem_size,
+                int arrays, std::uint64_t available, const std::string& where);
+
+/// The same for what MemorySpace has available now.
 template <class MemorySpace>
 void check_fits(const std::string& param, std::int64_t n, std::size_t elem_size,
                 int arrays) {
-  ADDSCOPE_THROW_IF(n < 0, param << " = " << n << " is invalid; allowed: >= 0");
-  const long double need_ld = (long double)n * elem_size * arrays * 1.05L;
-  const std::uint64_t avail = available_bytes<MemorySpace>();
-  ADDSCOPE_THROW_IF(
-      need_ld > (long double)avail,
-      param << " = " << n << " needs " << (unsigned long long)need_ld
-            << " bytes (" << arrays << " arrays of " << elem_size
-            << "-byte elements, +5%) in " << MemorySpace::name()
-            << ", but only " << avail
-            << " bytes are available; allowed: " << param
-            << " <= " << (long long)(avail / (elem_size * arrays * 1.05L)));
+  check_fits(param, n, elem_size, arrays, available_bytes<MemorySpace>(),
+             MemorySpace::name());
 }
 
 }  // namespace addscope

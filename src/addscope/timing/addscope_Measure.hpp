@@ -1,5 +1,5 @@
-// addscope — timing of operations in phases (launch, completion, transfer,
-// wait). Holds no kernels: the operation to time is passed in.
+// addscope — timing of operations in phases (launch, completion, device
+// time) and of copies. Holds no kernels: the operation to time is passed in.
 #ifndef ADDSCOPE_TIMING_MEASURE_HPP
 #define ADDSCOPE_TIMING_MEASURE_HPP
 
@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "addscope/core/addscope_Error.hpp"
+#include "addscope/timing/addscope_DeviceTimer.hpp"
 #include "addscope/timing/addscope_Results.hpp"
 #include "addscope/timing/addscope_Timer.hpp"
 #include "addscope/transfer/addscope_Transfer.hpp"
@@ -54,8 +56,9 @@ double tracked_step(const std::string& what, F&& f) {
 }  // namespace Impl
 
 /// Times `launch()` (which starts work on `exec` and returns) in two phases:
-/// launch (until it returns) and completion (until exec.fence() returns).
-/// `bytes` is what one run moves, for GB/s.
+/// launch (until it returns) and completion (until exec.fence() returns);
+/// where the backend can (CUDA), also on the device, in `opt.repeat`
+/// further runs. `bytes` is what one run moves, for GB/s.
 template <class ExecSpace, class Launch>
 PhaseResult measure_phases(const ExecSpace& exec, const std::string& label,
                            std::int64_t n, std::uint64_t bytes, Launch&& launch,
@@ -85,6 +88,65 @@ PhaseResult measure_phases(const ExecSpace& exec, const std::string& label,
   if (r.completion.median_s > 0)
     r.gbps_median = gbps(bytes, r.completion.median_s);
   if (r.completion.min_s > 0) r.gbps_best = gbps(bytes, r.completion.min_s);
+  if (DeviceTimer<ExecSpace>::available && opt.device_time) {
+    // Two launches back to back: the first one is still running while the
+    // second is queued, so the events around the second see the kernel,
+    // not the time the launch call takes to reach an idle device.
+    DeviceTimer<ExecSpace> dt(exec);
+    std::vector<double> d;
+    for (int i = 0; i < opt.repeat; ++i) {
+      exec.fence();
+      launch();
+      dt.mark(1);
+      launch();
+      dt.mark(2);
+      d.push_back(dt.seconds(1, 2));
+    }
+    exec.fence();
+    r.device = Stats::of(d);
+    if (r.device.median_s > 0)
+      r.device_gbps_median = gbps(bytes, r.device.median_s);
+  }
+  return r;
+}
+
+/// Bytes a copy of n elements moves: D2D reads and writes (2 N s), a
+/// host<->device transfer crosses the link once (N s).
+inline std::uint64_t copied_bytes(CopyDirection d, std::int64_t n,
+                                  std::size_t elem_size) {
+  return d == CopyDirection::DeviceToDevice ? copy_bytes(n, elem_size)
+                                            : transfer_bytes(n, elem_size);
+}
+
+/// Times `copy()` (which copies n elements of elem_size bytes as `what`
+/// says and returns when done): earlier work on `exec` is fenced first.
+template <class ExecSpace, class Copy>
+TransferResult measure_copy_with(const ExecSpace& exec, const std::string& what,
+                                 CopyDirection direction, MemoryKind memory,
+                                 std::int64_t n, std::size_t elem_size,
+                                 Copy&& copy,
+                                 const MeasureOptions& opt = MeasureOptions()) {
+  opt.validate();
+  for (int i = 0; i < opt.warmup; ++i) {
+    exec.fence();
+    copy();
+  }
+  std::vector<double> s;
+  for (int i = 0; i < opt.repeat; ++i) {
+    exec.fence();
+    Kokkos::fence();
+    const double t0 = host_seconds();
+    copy();
+    s.push_back(host_seconds() - t0);
+  }
+  TransferResult r;
+  r.what = what;
+  r.direction = direction;
+  r.memory = memory;
+  r.n = n;
+  r.bytes = copied_bytes(direction, n, elem_size);
+  r.time = Stats::of(s);
+  if (r.time.median_s > 0) r.gbps_median = gbps(r.bytes, r.time.median_s);
   return r;
 }
 
@@ -92,95 +154,17 @@ PhaseResult measure_phases(const ExecSpace& exec, const std::string& label,
 /// and both Views exist beforehand (allocation is not transfer).
 template <class ExecSpace, class Dst, class Src>
 TransferResult measure_copy(const ExecSpace& exec, const std::string& what,
-                            const std::string& direction,
-                            const std::string& memory, const Dst& dst,
-                            const Src& src,
+                            CopyDirection direction, MemoryKind memory,
+                            const Dst& dst, const Src& src,
                             const MeasureOptions& opt = MeasureOptions()) {
-  opt.validate();
   using T = typename Dst::non_const_value_type;
-  for (int i = 0; i < opt.warmup; ++i) fenced_copy(exec, dst, src);
-  std::vector<double> s;
-  for (int i = 0; i < opt.repeat; ++i) {
-    exec.fence();
-    Kokkos::fence();
-    const double t0 = host_seconds();
-    Kokkos::deep_copy(dst, src);
-    s.push_back(host_seconds() - t0);
-  }
-  TransferResult r;
-  r.what = what;
-  r.direction = direction;
-  r.memory = memory;
-  r.n = std::int64_t(dst.extent(0));
-  r.bytes = direction == "D2D" ? copy_bytes(r.n, sizeof(T))
-                               : transfer_bytes(r.n, sizeof(T));
-  r.time = Stats::of(s);
-  if (r.time.median_s > 0) r.gbps_median = gbps(r.bytes, r.time.median_s);
-  return r;
-}
-
-/// The seed's experiment on `out` (which `launch()` writes): first naive —
-/// launch, then create a host mirror of out[index] and deep_copy into it,
-/// no fence — then the same with a fence after the launch. The difference
-/// between the two reads is the wait; the sync tracker says which call
-/// absorbed it. `expected` is out[index]'s correct value. The fenced read
-/// is the median of `reads` reads.
-template <class ExecSpace, class OutView, class Launch>
-SeedResult measure_seed_sequence(
-    const ExecSpace& exec, const std::string& label, const OutView& out,
-    std::int64_t index, typename OutView::non_const_value_type expected,
-    Launch&& launch, int reads = 5) {
-  ADDSCOPE_THROW_IF(reads < 1,
-                    "reads = " << reads << " is invalid; allowed: >= 1");
-  SeedResult r;
-  r.label = label;
-  r.n = std::int64_t(out.extent(0));
-  r.index = index;
-  r.async_backend = launches_are_async<ExecSpace>();
-  const auto elem = element(out, index);
-  const std::string name =
-      std::string(out.label()) + "[" + std::to_string(index) + "]";
-  SyncTracker& tr = SyncTracker::global();
-  exec.fence();
-  tr.clear();
-
-  // Naive: what the seed's user did. (No View here is default-constructed:
-  // GCC 12 miscompiles that on Kokkos' mdspan-based View, kokkos#7464.)
-  r.naive_launch_s = Impl::tracked_step("launch " + label, [&] {
-    Impl::tracked_launch<ExecSpace>(label, launch);
-  });
-  auto m1 =
-      Impl::tracked_make("create_mirror_view(" + name + ")", r.naive_mirror_s,
-                         [&] { return Kokkos::create_mirror_view(elem); });
-  r.naive_copy_s = Impl::tracked_step("deep_copy(" + name + ")",
-                                      [&] { Kokkos::deep_copy(m1, elem); });
-  tr.poll();
-  for (const auto& c : tr.blocking_calls())
-    if (!c.waited_for.empty()) r.attribution.push_back(c);
-  if (!r.attribution.empty())
-    r.attribution_line = format_attribution(r.attribution.front());
-
-  // Fenced: the kernel's real time, then the read's real time.
-  exec.fence();
-  const double t0 = host_seconds();
-  launch();
-  r.fenced_launch_s = host_seconds() - t0;
-  exec.fence();
-  r.completion_s = host_seconds() - t0;
-  // The read alone, the median of `reads` fresh reads (nothing pending).
-  std::vector<double> mirror_s, copy_s;
-  bool all_ok = true;
-  for (int i = 0; i < reads; ++i) {
-    const double m0 = host_seconds();
-    auto m2 = Kokkos::create_mirror_view(elem);
-    mirror_s.push_back(host_seconds() - m0);
-    copy_s.push_back(time_host([&] { Kokkos::deep_copy(m2, elem); }));
-    all_ok = all_ok && m2(0) == expected;
-  }
-  r.fenced_mirror_s = Stats::of(mirror_s).median_s;
-  r.fenced_copy_s = Stats::of(copy_s).median_s;
-  r.verified = m1(0) == expected && all_ok;
-  return r;
+  ADDSCOPE_THROW_IF(dst.extent(0) != src.extent(0),
+                    "extents differ: dst.extent(0) = "
+                        << dst.extent(0) << ", src.extent(0) = "
+                        << src.extent(0) << "; allowed: equal");
+  return measure_copy_with(
+      exec, what, direction, memory, std::int64_t(dst.extent(0)), sizeof(T),
+      [&] { Kokkos::deep_copy(dst, src); }, opt);
 }
 
 }  // namespace addscope

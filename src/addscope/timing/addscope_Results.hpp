@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "addscope/timing/addscope_Stats.hpp"
+#include "addscope/transfer/addscope_Transfer.hpp"
 #include "addscope/waits/addscope_SyncTracker.hpp"
 
 namespace addscope {
@@ -14,6 +15,9 @@ namespace addscope {
 struct MeasureOptions {
   int warmup = 2;   ///< untimed runs first (module load, first touch)
   int repeat = 10;  ///< timed runs; statistics over these
+  /// Also time each run on the device where the backend can (CUDA events),
+  /// in `repeat` further runs.
+  bool device_time = true;
   void validate() const;
 };
 
@@ -23,46 +27,61 @@ struct PhaseResult {
   std::int64_t n = 0;
   std::uint64_t bytes = 0;  ///< counted explicitly
   Stats launch;             ///< host time until the call returns, no fence
-  Stats completion;         ///< launch + fence
-  double gbps_median = 0;   ///< bytes / completion.median
-  double gbps_best = 0;     ///< bytes / completion.min
+  Stats completion;         ///< launch + fence, host clock
+  /// Device time of one run (CUDA events around the second of two
+  /// back-to-back launches, so that the first hides the time a launch takes
+  /// to reach an idle GPU); count 0 where the backend gives none.
+  Stats device;
+  double gbps_median = 0;         ///< bytes / completion.median
+  double gbps_best = 0;           ///< bytes / completion.min
+  double device_gbps_median = 0;  ///< bytes / device.median (0: none)
 };
 
 /// A deep_copy between a device View and a host mirror (or two device
 /// Views), earlier work fenced first, mirror allocated outside.
 struct TransferResult {
-  std::string what;       ///< "D2H whole", "D2H out[2]", "H2D whole", "D2D"
-  std::string direction;  ///< D2H | H2D | D2D
-  std::string memory;     ///< pageable | pinned | device
+  std::string what;  ///< "D2H whole", "D2H out[2]", a reference's name...
+  CopyDirection direction = CopyDirection::DeviceToHost;
+  MemoryKind memory = MemoryKind::Pageable;
   std::int64_t n = 0;
-  std::uint64_t bytes = 0;
+  std::uint64_t bytes = 0;  ///< D2D: read + write (2 N s); else N s
   Stats time;
   double gbps_median = 0;
 };
 
-/// The seed's experiment: launch, then read one element — without and with
-/// a fence — and who waited for whom.
-struct SeedResult {
+/// The seed experiment: launch, then read one element — first as the seed's
+/// user did (no fence), then with a fence after the launch — and who waited
+/// for whom.
+struct ReadAfterLaunch {
   std::string label;  ///< kernel label
   std::int64_t n = 0, index = 0;
   bool async_backend = false;
   // naive: launch; create mirror; deep_copy (no fence)
   double naive_launch_s = 0, naive_mirror_s = 0, naive_copy_s = 0;
   double naive_read_s() const { return naive_mirror_s + naive_copy_s; }
-  // fenced: launch; fence; create mirror; deep_copy
-  double fenced_launch_s = 0, completion_s = 0, fenced_mirror_s = 0,
-         fenced_copy_s = 0;
-  double fenced_read_s() const { return fenced_mirror_s + fenced_copy_s; }
+  // fenced: launch; fence; then `reads` reads, each create mirror +
+  // deep_copy, timed one by one (nothing pending)
+  double fenced_launch_s = 0, completion_s = 0;
+  Stats fenced_mirror, fenced_copy, fenced_read;
+  double fenced_read_s() const { return fenced_read.median_s; }
   /// Time the naive read spent waiting: naive read − fenced read (>= 0).
   double wait_s() const {
     const double w = naive_read_s() - fenced_read_s();
     return w > 0 ? w : 0;
   }
-  /// The tracker's account of the naive pass: the calls that waited.
+  /// A wait counts when it exceeds what reads differ by anyway: 10 us, or
+  /// the spread (max − min) of the fenced reads if larger.
+  double wait_threshold_s() const {
+    const double spread = fenced_read.max_s - fenced_read.min_s;
+    return spread > 10e-6 ? spread : 10e-6;
+  }
+  bool waited() const { return wait_s() >= wait_threshold_s(); }
+  /// The tracker's account of the naive pass: the calls that waited for
+  /// earlier device work.
   std::vector<CallRecord> attribution;
   /// The longest wait as one line ("" if nothing waited).
   std::string attribution_line;
-  bool verified = false;  ///< the element read back equals x + y there
+  bool verified = false;  ///< every element read back equals x + y there
 };
 
 }  // namespace addscope

@@ -20,12 +20,23 @@ Stats Stats::of(std::vector<double> samples) {
   st.count = samples.size();
   st.samples_s = samples;
   std::sort(samples.begin(), samples.end());
-  st.min_s = samples.front();
-  st.max_s = samples.back();
   const std::size_t n = samples.size();
-  st.median_s =
-      n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+  // Linear interpolation between order statistics at position p (n - 1).
+  auto at = [&](double p) {
+    const double pos = p * double(n - 1);
+    const std::size_t lo = std::size_t(pos);
+    const std::size_t hi = std::min(lo + 1, n - 1);
+    return samples[lo] + (pos - double(lo)) * (samples[hi] - samples[lo]);
+  };
+  st.min_s = samples.front();
+  st.q1_s = at(0.25);
+  st.median_s = at(0.5);
+  st.q3_s = at(0.75);
+  st.max_s = samples.back();
   st.mean_s = std::accumulate(samples.begin(), samples.end(), 0.0) / n;
+  double ss = 0;
+  for (double s : samples) ss += (s - st.mean_s) * (s - st.mean_s);
+  st.stddev_s = n > 1 ? std::sqrt(ss / double(n - 1)) : 0.0;
   return st;
 }
 

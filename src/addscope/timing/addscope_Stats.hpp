@@ -2,17 +2,24 @@
 #ifndef ADDSCOPE_TIMING_STATS_HPP
 #define ADDSCOPE_TIMING_STATS_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace addscope {
 
-/// min / median / max / mean of a set of durations in seconds.
+/// The spread of a set of durations in seconds: min, quartiles, median,
+/// max, mean and the sample standard deviation; the samples in measured
+/// order. An empty Stats (count 0) means "not measured".
 struct Stats {
   std::size_t count = 0;
-  double min_s = 0, median_s = 0, max_s = 0, mean_s = 0;
+  double min_s = 0, q1_s = 0, median_s = 0, q3_s = 0, max_s = 0;
+  double mean_s = 0;
+  double stddev_s = 0;  ///< sample standard deviation (n - 1); 0 for n = 1
   std::vector<double> samples_s;
-  /// Throws InvalidArgument on an empty sample set or a negative/NaN sample.
+  /// Quartiles interpolate linearly between order statistics (as numpy's
+  /// default). Throws InvalidArgument on an empty sample set or a
+  /// negative/NaN sample.
   static Stats of(std::vector<double> samples_s);
 };
 

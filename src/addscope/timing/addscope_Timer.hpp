@@ -1,11 +1,12 @@
-// addscope — a host wall clock and the device kind of an execution space.
+// addscope — a host wall clock and the tracker's device kind of an
+// execution space.
 #ifndef ADDSCOPE_TIMING_TIMER_HPP
 #define ADDSCOPE_TIMING_TIMER_HPP
 
 #include <Kokkos_Core.hpp>
 #include <chrono>
-#include <type_traits>
 
+#include "addscope/core/addscope_SpaceKind.hpp"
 #include "addscope/waits/addscope_SyncTracker.hpp"
 
 namespace addscope {
@@ -25,29 +26,13 @@ double time_host(F&& f) {
   return host_seconds() - t0;
 }
 
-/// The tracker's device kind of an execution space type.
+/// The tracker's device kind of an execution space type (the same numbers
+/// as Kokkos Tools' device type).
 template <class ExecSpace>
 DeviceKind device_kind_of() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<ExecSpace, Kokkos::Cuda>::value) return DeviceKind::Cuda;
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if (std::is_same<ExecSpace, Kokkos::OpenMP>::value) return DeviceKind::OpenMP;
-#endif
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (std::is_same<ExecSpace, Kokkos::Serial>::value) return DeviceKind::Serial;
-#endif
-#if defined(KOKKOS_ENABLE_THREADS)
-  if (std::is_same<ExecSpace, Kokkos::Threads>::value)
-    return DeviceKind::Threads;
-#endif
-  return DeviceKind::Unknown;
-}
-
-/// Launches on this space return before the work is done.
-template <class ExecSpace>
-bool launches_are_async() {
-  return is_async(device_kind_of<ExecSpace>());
+  const std::uint32_t id = kokkos_device_type<ExecSpace>();
+  return id < std::uint32_t(DeviceKind::Unknown) ? DeviceKind(id)
+                                                 : DeviceKind::Unknown;
 }
 
 }  // namespace addscope

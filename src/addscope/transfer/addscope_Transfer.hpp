@@ -25,9 +25,36 @@ constexpr bool has_pinned_host_space = false;
 #endif
 using PageableHostSpace = Kokkos::HostSpace;
 
-enum class HostMemory { Pageable, Pinned };
-inline const char* to_string(HostMemory m) {
-  return m == HostMemory::Pinned ? "pinned" : "pageable";
+/// Which way a copy goes.
+enum class CopyDirection {
+  HostToDevice,    ///< "H2D"
+  DeviceToHost,    ///< "D2H"
+  DeviceToDevice,  ///< "D2D": both ends in the execution space's memory
+};
+inline const char* to_string(CopyDirection d) {
+  switch (d) {
+    case CopyDirection::HostToDevice:
+      return "H2D";
+    case CopyDirection::DeviceToHost:
+      return "D2H";
+    case CopyDirection::DeviceToDevice:
+      return "D2D";
+  }
+  return "?";
+}
+
+/// The memory at the host end of a copy (Device for D2D).
+enum class MemoryKind { Pageable, Pinned, Device };
+inline const char* to_string(MemoryKind m) {
+  switch (m) {
+    case MemoryKind::Pageable:
+      return "pageable";
+    case MemoryKind::Pinned:
+      return "pinned";
+    case MemoryKind::Device:
+      return "device";
+  }
+  return "?";
 }
 
 /// A contiguous host array of `n` elements in `Space`, not initialised

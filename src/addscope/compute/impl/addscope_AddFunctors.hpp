@@ -45,7 +45,7 @@ struct alignas(16) Pack16 {
 /// RangePolicy body over 16-byte packs: work item j adds packs j, j+m, ...
 /// (K of them); item 0 also adds the tail that does not fill a pack.
 template <int K, class T>
-struct AddVectorFunctor {
+struct AddPackFunctor {
   const Pack16<T>* x;
   const Pack16<T>* y;
   Pack16<T>* out;
@@ -104,12 +104,6 @@ struct AddTeamFunctor {
     }
   }
 };
-
-/// Interleaved on execution spaces that cannot touch host memory (GPUs).
-template <class ExecSpace>
-constexpr bool interleave_threads() {
-  return !Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
-}
 
 }  // namespace Impl
 }  // namespace addscope

@@ -1,0 +1,166 @@
+// addscope — references: other programs moving the same bytes, measured in
+// the same run as the add. A reference is not a limit: the add can beat a
+// copy (two thirds of its traffic are reads); the limit is the DRAM peak
+// (device/DeviceInfo).
+//
+// - Kokkos::deep_copy between two Views of the space (D2D);
+// - cudaMemcpy D2D (CUDA only);
+// - a STREAM-style copy kernel, c(i) = a(i), one element per index (as
+//   STREAM's and BabelStream's Copy);
+// - a 16-byte-pack copy kernel, one pack per index (what `range:pack` does
+//   for the add), where the Views are contiguous and aligned.
+// Bytes are counted as STREAM counts them: a copy reads N and writes N
+// elements (2 N sizeof(T)). On CPUs a store to a line not in cache reads the
+// line first (write-allocate) unless the compiler or memcpy uses streaming
+// stores: the memory then moves 3 N sizeof(T) for a copy and 4 N sizeof(T)
+// for an add — see write_allocate_bytes.
+#ifndef ADDSCOPE_DEVICE_REFERENCES_HPP
+#define ADDSCOPE_DEVICE_REFERENCES_HPP
+
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "addscope/compute/addscope_Add.hpp"
+#include "addscope/compute/impl/addscope_AddFunctors.hpp"
+#include "addscope/core/addscope_SpaceKind.hpp"
+#include "addscope/timing/addscope_Measure.hpp"
+#include "addscope/timing/addscope_Results.hpp"
+
+namespace addscope {
+
+/// One reference measurement.
+struct CopyReference {
+  std::string name;       ///< "Kokkos::deep_copy", "cudaMemcpy", ...
+  TransferResult result;  ///< D2D, bytes = 2 N sizeof(T)
+  std::string note;       ///< what the bytes do not count ("" if nothing)
+};
+
+/// Bytes the memory really moves when `reads` + `writes` arrays of
+/// `elem_size`-byte elements are streamed through a write-allocate cache
+/// (each written line is read first): (reads + 2 writes) N s.
+inline std::uint64_t write_allocate_bytes(std::int64_t n, std::size_t elem_size,
+                                          int reads, int writes) {
+  return std::uint64_t(n) * elem_size * std::uint64_t(reads + 2 * writes);
+}
+
+/// Is a raw cudaMemcpy reference measurable in this build?
+bool cuda_memcpy_available();
+
+/// Times cudaMemcpy(dst, src, n * elem_size) in `direction`: device
+/// synchronised before, host clock until cudaDeviceSynchronize returns
+/// after; `opt.warmup` untimed copies first. Throws RuntimeError without
+/// CUDA.
+TransferResult measure_cuda_memcpy(
+    const std::string& what, CopyDirection direction, MemoryKind memory,
+    void* dst, const void* src, std::int64_t n, std::size_t elem_size,
+    const MeasureOptions& opt = MeasureOptions());
+
+namespace Impl {
+template <class Dst, class Src>
+struct StreamCopyFunctor {
+  Dst c;
+  Src a;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i) const {
+    c(i) = a(i);
+  }
+};
+
+template <class T>
+struct PackCopyFunctor {
+  const Pack16<T>* a;
+  Pack16<T>* c;
+  const T* as;
+  T* cs;
+  std::int64_t packs, n;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t j) const {
+    if (j < packs) c[j] = a[j];
+    if (j == 0)
+      for (std::int64_t i = packs * Pack16<T>::width; i < n; ++i) cs[i] = as[i];
+  }
+};
+}  // namespace Impl
+
+/// The copy references for dst <- src, two rank-1 Views of the same length
+/// in `exec`'s memory (dst is overwritten).
+template <class ExecSpace, class Dst, class Src>
+std::vector<CopyReference> measure_copy_references(
+    const ExecSpace& exec, const Dst& dst, const Src& src,
+    const MeasureOptions& opt = MeasureOptions()) {
+  using T = typename Dst::non_const_value_type;
+  static_assert(std::is_same<T, typename Src::non_const_value_type>::value,
+                "addscope::measure_copy_references: same value type expected");
+  ADDSCOPE_THROW_IF(dst.extent(0) != src.extent(0),
+                    "extents differ: dst.extent(0) = "
+                        << dst.extent(0) << ", src.extent(0) = "
+                        << src.extent(0) << "; allowed: equal");
+  const std::int64_t n = std::int64_t(dst.extent(0));
+  const auto d2d = CopyDirection::DeviceToDevice;
+  const auto dev = MemoryKind::Device;
+  const std::string wa =
+      is_gpu_space<ExecSpace>()
+          ? std::string()
+          : "bytes counted 2 N sizeof(T); without streaming stores the "
+            "memory moves 3 N sizeof(T) (write-allocate reads each written "
+            "line first)";
+  std::vector<CopyReference> refs;
+  refs.push_back(
+      {"Kokkos::deep_copy",
+       measure_copy(exec, "Kokkos::deep_copy D2D", d2d, dev, dst, src, opt),
+       is_gpu_space<ExecSpace>()
+           ? std::string()
+           : "host deep_copy may use streaming stores (memcpy): "
+             "then no write-allocate traffic"});
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    exec.fence();
+    refs.push_back({"cudaMemcpy",
+                    measure_cuda_memcpy("cudaMemcpy D2D", d2d, dev, dst.data(),
+                                        src.data(), n, sizeof(T), opt),
+                    ""});
+  }
+#endif
+  using Policy =
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  refs.push_back(
+      {"STREAM copy kernel",
+       measure_copy_with(
+           exec, "STREAM copy kernel c(i) = a(i)", d2d, dev, n, sizeof(T),
+           [&] {
+             Kokkos::parallel_for("addscope::reference[stream_copy]",
+                                  Policy(exec, 0, n),
+                                  Impl::StreamCopyFunctor<Dst, Src>{dst, src});
+             exec.fence();
+           },
+           opt),
+       wa});
+  if (Impl::packable(src, src, dst)) {
+    using P = Impl::Pack16<T>;
+    const std::int64_t packs = n / P::width;
+    refs.push_back(
+        {"pack copy kernel",
+         measure_copy_with(
+             exec, "16-byte pack copy kernel", d2d, dev, n, sizeof(T),
+             [&] {
+               Kokkos::parallel_for(
+                   "addscope::reference[pack_copy]",
+                   Policy(exec, 0, std::max<std::int64_t>(1, packs)),
+                   Impl::PackCopyFunctor<T>{
+                       reinterpret_cast<const P*>(src.data()),
+                       reinterpret_cast<P*>(dst.data()), src.data(), dst.data(),
+                       packs, n});
+               exec.fence();
+             },
+             opt),
+         wa});
+  }
+  return refs;
+}
+
+/// The fastest reference (by median GB/s); nullptr if `refs` is empty.
+const CopyReference* fastest(const std::vector<CopyReference>& refs);
+
+}  // namespace addscope
+
+#endif
