@@ -4,6 +4,12 @@
 #include <cstdio>
 #include <random>
 
+static_assert(ADDSCOPE_VERSION >= 100,
+              "ADDSCOPE_VERSION comes with the headers");
+#ifdef NLOHMANN_JSON_VERSION_MAJOR
+#error "the umbrella header must not drag in nlohmann-json"
+#endif
+
 int main(int argc, char** argv) {
   Kokkos::initialize(argc, argv);
   int bad = 0;
@@ -18,8 +24,9 @@ int main(int argc, char** argv) {
     Kokkos::deep_copy(y, hy);
     for (const char* c : {"range", "team:auto", "blas"}) {
       Kokkos::deep_copy(out, -1.f);
-      addscope::add(Kokkos::DefaultExecutionSpace(), x, y, out,
-                    addscope::parse_launch_config(c));
+      const auto ran = addscope::add(Kokkos::DefaultExecutionSpace(), x, y, out,
+                                     addscope::parse_launch_config(c));
+      if (ran.label.rfind("addscope::add[", 0) != 0) ++bad;
       auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
       for (int i = 0; i < n; ++i) bad += h(i) != hx(i) + hy(i);
     }
