@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # Packs the CUDA build's programs, with the libraries a bare GPU machine may
 # lack (CUDA 11.8 runtime, fmt, libgomp, libaddscope_waits), into one
-# relocatable folder, plus run.sh that runs them there.
+# relocatable folder, plus run.sh that runs them there. With an OpenMP build
+# (OPENMP_BUILD_DIR, default build-openmp, if it exists) its addscope-bench
+# goes along as bin/addscope-bench-openmp, for the GPU machine's host cores.
 #   cmake/cuda-bundle.sh [BUILD_DIR] [OUT_DIR]   (defaults: build-cuda .device)
 # BUILD_DIR may be any CUDA build of addscope (e.g. one against Kokkos 4.x:
 # build-cuda-k4-cuda); programs and libraries are stripped (no debug info
 # travels).
-# On the GPU machine: OUT=logs bash .device/run.sh [unit|tool|demo|probe|bench|bench-full|sanitize]...
+# On the GPU machine: OUT=logs bash .device/run.sh [unit|tool|demo|probe|readprobe|bench|bench-full|bench-host|sanitize]...
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 B="${1:-$ROOT/build-cuda}"
 D="${2:-$ROOT/.device}"
+O="${OPENMP_BUILD_DIR:-$ROOT/build-openmp}"
 rm -rf "$D"; mkdir -p "$D/bin" "$D/lib"
 for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
          tests/tools/addscope-test-slow-read tests/tools/addscope-test-event-overhead \
-         tests/perf/addscope-range-probe; do
+         tests/perf/addscope-range-probe tests/perf/addscope-read-probe; do
   [[ -x "$B/$p" ]] && cp "$B/$p" "$D/bin/"
 done
 cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/lib/"
@@ -22,8 +25,13 @@ for l in libcudart.so.11.0 libfmt.so.9 libgomp.so.1; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
 done
 [[ -x "$D/bin/addscope-unit-tests" ]] || { echo "cuda-bundle: no programs in $B" >&2; exit 1; }
+if [[ -x "$O/apps/bench/addscope-bench" ]]; then
+  mkdir -p "$D/lib-openmp"
+  cp "$O/apps/bench/addscope-bench" "$D/bin/addscope-bench-openmp"
+  cp "$O/src/libaddscope_waits.so" "$D/lib-openmp/"
+fi
 strip "$D"/bin/* 2>/dev/null || true
-strip --strip-unneeded "$D"/lib/*.so* 2>/dev/null || true
+strip --strip-unneeded "$D"/lib/*.so* "$D"/lib-openmp/*.so* 2>/dev/null || true
 cp "$ROOT/cmake/cuda-run.sh" "$D/run.sh"
 cp "$ROOT/tests/tools/check_waits.cmake" "$D/"
 du -sh "$D"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the bundled CUDA programs (see cuda-bundle.sh) on a GPU machine;
-# logs go to $OUT (default ./logs). Steps: unit tool demo probe bench
-# bench-full sanitize.
+# logs go to $OUT (default ./logs). Steps: unit tool demo probe readprobe
+# bench bench-full bench-host sanitize. Exits non-zero if any step failed.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="${OUT:-$PWD/logs}"; mkdir -p "$OUT"
@@ -41,11 +41,24 @@ for step in "$@"; do
       done
       cat "$OUT/demo.txt"; echo "demo rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     probe)
-      "$B/addscope-range-probe" 0 24 28 >"$OUT/range_probe.txt" 2>&1; cat "$OUT/range_probe.txt" ;;
+      "$B/addscope-range-probe" 0 24 28 >"$OUT/range_probe.txt" 2>&1; rc=$?
+      cat "$OUT/range_probe.txt"; echo "probe rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
+    readprobe)
+      # The fenced read of out[2] after a long kernel, part by part, read by
+      # read; with 8 OpenMP threads (as the demo step) and with 1.
+      for t in 8 1; do
+        OMP_NUM_THREADS=$t "$B/addscope-read-probe" 10000000 5 2 >>"$OUT/read_probe.txt" 2>&1 || status=1
+      done
+      cat "$OUT/read_probe.txt"
+      for ty in float float double; do
+        "$B/addscope-demo" --type $ty --configs range --repeat 3 >"$OUT/read_demo_$ty.txt" 2>&1 || status=1
+        grep -E "read out|naive|Conclusion|median of" "$OUT/read_demo_$ty.txt" >>"$OUT/read_demo.txt"
+      done
+      cat "$OUT/read_demo.txt" ;;
     bench)
-      [[ -x "$B/addscope-bench" ]] || { echo "no bench"; continue; }
-      "$B/addscope-bench" --quick --json "$OUT/bench_quick.json" >"$OUT/bench_quick.txt" 2>&1
-      echo "bench rc=$?"; tail -40 "$OUT/bench_quick.txt" ;;
+      [[ -x "$B/addscope-bench" ]] || { echo "no bench"; status=1; continue; }
+      "$B/addscope-bench" --quick --json "$OUT/bench_quick.json" >"$OUT/bench_quick.txt" 2>&1; rc=$?
+      echo "bench rc=$rc"; tail -40 "$OUT/bench_quick.txt"; [[ $rc -eq 0 ]] || status=1 ;;
     bench-full)
       [[ -x "$B/addscope-bench" ]] || { echo "no bench"; continue; }
       # GPU machines may lack gnuplot: let the bench write the plot data and
@@ -55,14 +68,32 @@ for step in "$@"; do
       command -v gnuplot >/dev/null || export PATH="$PATH:$shim"
       plots="$(mktemp -d)/plots"
       "$B/addscope-bench" ${BENCH_ARGS:-} --json "$OUT/bench.json" --csv "$OUT/bench.csv" \
-        --plot "$plots" >"$OUT/bench.txt" 2>"$OUT/bench.err"; echo "bench rc=$?"
+        --plot "$plots" >"$OUT/bench.txt" 2>"$OUT/bench.err"; rc=$?
+      echo "bench rc=$rc"; [[ $rc -eq 0 ]] || { status=1; tail -5 "$OUT/bench.err"; }
       tar -C "$(dirname "$plots")" -czf "$OUT/plots.tgz" plots
-      grep -A200 "== advice" "$OUT/bench.txt" | head -80 ;;
+      head -3 "$OUT/bench.txt"; grep -A200 "== advice" "$OUT/bench.txt" | head -80 ;;
+    bench-host)
+      # The OpenMP build's bench on this machine's host cores (one thread
+      # per core, spread), the same outputs as bench-full.
+      [[ -x "$B/addscope-bench-openmp" ]] || { echo "no OpenMP bench in the bundle"; status=1; continue; }
+      shim="$(mktemp -d)"; printf '#!/bin/sh\nexit 0\n' >"$shim/gnuplot"; chmod +x "$shim/gnuplot"
+      command -v gnuplot >/dev/null || export PATH="$PATH:$shim"
+      plots="$(mktemp -d)/plots-host"
+      cores="$(nproc)"
+      lscpu >"$OUT/host_lscpu.txt" 2>&1 || true
+      LD_LIBRARY_PATH="$HERE/lib-openmp:$LD_LIBRARY_PATH" OMP_NUM_THREADS="${HOST_THREADS:-$cores}" \
+        OMP_PROC_BIND=spread OMP_PLACES=cores \
+        "$B/addscope-bench-openmp" ${HOST_BENCH_ARGS:-} --json "$OUT/bench_host.json" \
+        --csv "$OUT/bench_host.csv" --plot "$plots" >"$OUT/bench_host.txt" 2>"$OUT/bench_host.err"; rc=$?
+      echo "bench-host rc=$rc (OMP_NUM_THREADS=${HOST_THREADS:-$cores})"; [[ $rc -eq 0 ]] || { status=1; tail -5 "$OUT/bench_host.err"; }
+      tar -C "$(dirname "$plots")" -czf "$OUT/plots_host.tgz" plots-host
+      head -4 "$OUT/bench_host.txt"; grep -A200 "== advice" "$OUT/bench_host.txt" | head -60 ;;
     sanitize)
       for tool in memcheck racecheck; do
         compute-sanitizer --tool $tool --print-limit 20 "$B/addscope-unit-tests" \
-          --gtest_brief=1 --gtest_filter="${SAN_FILTER:-*Cuda*}" >"$OUT/sanitize_$tool.log" 2>&1
-        echo "$tool rc=$?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/sanitize_$tool.log" | tail -5
+          --gtest_brief=1 --gtest_filter="${SAN_FILTER:-*Cuda*}" >"$OUT/sanitize_$tool.log" 2>&1; rc=$?
+        echo "$tool rc=$rc"; [[ $rc -eq 0 ]] || status=1
+        grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/sanitize_$tool.log" | tail -5
       done ;;
     *) echo "unknown step $step"; status=2 ;;
   esac

@@ -114,9 +114,9 @@ int main(int argc, char** argv) {
       std::printf("  [fence + host clock | CUDA events]\n");
       for (const char* c :
            {"range:ilp=1", "range", "range:ilp=2", "range:ilp=8",
-            "vector:ilp=1", "vector:ilp=2", "vector", "vector:ilp=8",
-            "team:auto", "team:2112x256", "team:1056x256", "team:1056x512",
-            "blas"}) {
+            "range:pack,ilp=1", "range:pack,ilp=2", "range:pack",
+            "range:pack,ilp=8", "team:auto", "team:2112x256", "team:1056x256",
+            "team:1056x512", "blas"}) {
         const auto cfg = addscope::parse_launch_config(c);
         auto f = [&] { addscope::add(exec, x, y, out, cfg); };
         const double h = median_s(f), e = median_event_s(f);
