@@ -101,11 +101,11 @@ Outcome run(const DemoOptions& o, const char* type_name) {
       addscope::resolve_launch_config(exec, x, y, out, o.naive));
   addscope::ReadOptions ro;
   ro.reads = o.reads;
-  const auto seed = addscope::measure_read_after_launch(
+  const auto seq = addscope::measure_read_after_launch(
       exec, naive_label, out, o.index, expected,
       [&] { addscope::add(exec, x, y, out, o.naive); }, ro);
-  res.verified &= seed.verified;
-  const auto seed_check = verify("the naive launch");
+  res.verified &= seq.verified;
+  const auto naive_check = verify("the naive launch");
 
   // 3: chosen configurations, fenced, with GB/s, each verified.
   addscope::MeasureOptions mo;
@@ -164,21 +164,21 @@ Outcome run(const DemoOptions& o, const char* type_name) {
     std::cout << "limit: DRAM peak " << dev.dram_peak_source << "\n";
   std::cout << "\n";
   const double naive_gbps =
-      addscope::gbps(addscope::add_bytes(n, sizeof(T)), seed.completion_s);
+      addscope::gbps(addscope::add_bytes(n, sizeof(T)), seq.completion_s);
   apps::Table table({"step", "what", "time", "GB/s", "% peak", "note"});
-  table.add({"1 naive", "launch " + naive_label, t(seed.naive_launch_s)});
+  table.add({"1 naive", "launch " + naive_label, t(seq.naive_launch_s)});
   table.add(
-      {"1 naive", "create_mirror_view(" + elem + ")", t(seed.naive_mirror_s)});
-  table.add({"1 naive", "deep_copy(" + elem + ")", t(seed.naive_copy_s)});
+      {"1 naive", "create_mirror_view(" + elem + ")", t(seq.naive_mirror_s)});
+  table.add({"1 naive", "deep_copy(" + elem + ")", t(seq.naive_copy_s)});
   table.add(
-      {"1 naive", "read " + elem + " (the two above)", t(seed.naive_read_s())});
-  table.add({"2 fenced", "launch " + naive_label, t(seed.fenced_launch_s)});
-  table.add({"2 fenced", "launch + fence (the kernel)", t(seed.completion_s),
+      {"1 naive", "read " + elem + " (the two above)", t(seq.naive_read_s())});
+  table.add({"2 fenced", "launch " + naive_label, t(seq.fenced_launch_s)});
+  table.add({"2 fenced", "launch + fence (the kernel)", t(seq.completion_s),
              apps::format_gbps(naive_gbps), pct_peak(dev, naive_gbps)});
   table.add({"2 fenced", fmt::format("read {} (median of {})", elem, o.reads),
-             t(seed.fenced_read_s()), "", "",
-             fmt::format("min {} max {}", t(seed.fenced_read.min_s),
-                         t(seed.fenced_read.max_s))});
+             t(seq.fenced_read_s()), "", "",
+             fmt::format("min {} max {}", t(seq.fenced_read.min_s),
+                         t(seq.fenced_read.max_s))});
   for (const auto& p : phases) {
     std::string note = "launch " + t(p.launch.median_s);
     if (p.device.count) note += ", device " + t(p.device.median_s);
@@ -199,15 +199,14 @@ Outcome run(const DemoOptions& o, const char* type_name) {
   // ---- the sentences, each from the numbers above ------------------------
   std::cout << fmt::format(
       "1. The naive sequence: {} returned after {}; reading {} then took {}.\n",
-      naive_label, t(seed.naive_launch_s), elem, t(seed.naive_read_s()));
-  const double ratio =
-      seed.naive_read_s() / std::max(seed.naive_launch_s, 1e-9);
-  if (async && seed.waited() && ratio >= 10)
+      naive_label, t(seq.naive_launch_s), elem, t(seq.naive_read_s()));
+  const double ratio = seq.naive_read_s() / std::max(seq.naive_launch_s, 1e-9);
+  if (async && seq.waited() && ratio >= 10)
     std::cout << fmt::format(
         "   Taken at face value, the read looks {:.0f} times slower than the "
         "launch: \"the transfer is slow\".\n",
         ratio);
-  else if (async && !seed.waited())
+  else if (async && !seq.waited())
     std::cout << "   The read did not wait: the kernel was done before it "
                  "was read.\n";
   else if (!async)
@@ -219,18 +218,18 @@ Outcome run(const DemoOptions& o, const char* type_name) {
       "2. With a fence after the launch, the kernel itself took {}; reading {} "
       "took {} (median of {} reads, {}..{}: create_mirror_view {} + deep_copy "
       "{}).\n",
-      t(seed.completion_s), elem, t(seed.fenced_read_s()), o.reads,
-      t(seed.fenced_read.min_s), t(seed.fenced_read.max_s),
-      t(seed.fenced_mirror.median_s), t(seed.fenced_copy.median_s));
+      t(seq.completion_s), elem, t(seq.fenced_read_s()), o.reads,
+      t(seq.fenced_read.min_s), t(seq.fenced_read.max_s),
+      t(seq.fenced_mirror.median_s), t(seq.fenced_copy.median_s));
   std::cout << fmt::format(
       "   The naive read took {} more than the fenced one: {} (a wait counts "
       "from {}, the larger of 10 us and the spread of the fenced reads).\n",
-      t(seed.wait_s()),
-      seed.waited() ? "it waited for the kernel" : "no wait, within noise",
-      t(seed.wait_threshold_s()));
-  if (!seed.attribution_line.empty())
+      t(seq.wait_s()),
+      seq.waited() ? "it waited for the kernel" : "no wait, within noise",
+      t(seq.wait_threshold_s()));
+  if (!seq.attribution_line.empty())
     std::cout << "   Who waited for whom (sync tracker): "
-              << seed.attribution_line << "\n";
+              << seq.attribution_line << "\n";
   else
     std::cout << "   Who waited for whom (sync tracker): no call waited for "
                  "earlier device work.\n";
@@ -255,25 +254,24 @@ Outcome run(const DemoOptions& o, const char* type_name) {
         f->name, apps::format_gbps(f->result.gbps_median));
 
   std::cout << "\nConclusion: ";
-  if (async && seed.waited()) {
+  if (async && seq.waited()) {
     std::cout << fmt::format(
         "the {} you would have blamed on reading {} was the {} kernel ({} of "
         "it was waiting); the read itself takes {}",
-        t(seed.naive_read_s()), elem, o.naive.to_string(), t(seed.wait_s()),
-        t(seed.fenced_read_s()));
+        t(seq.naive_read_s()), elem, o.naive.to_string(), t(seq.wait_s()),
+        t(seq.fenced_read_s()));
   } else if (async) {
     std::cout << fmt::format(
         "nothing was hidden here: the {} kernel took {} and was done before "
         "{} was read; the read itself takes {}",
-        o.naive.to_string(), t(seed.completion_s), elem,
-        t(seed.fenced_read_s()));
+        o.naive.to_string(), t(seq.completion_s), elem, t(seq.fenced_read_s()));
   } else {
     std::cout << fmt::format(
         "on {} launches are synchronous: the launch call returns only when "
         "the work is done, so the gap cannot appear. The {} launch took {} "
         "and reading {} took {}",
-        space, o.naive.to_string(), t(seed.fenced_launch_s), elem,
-        t(seed.fenced_read_s()));
+        space, o.naive.to_string(), t(seq.fenced_launch_s), elem,
+        t(seq.fenced_read_s()));
   }
   if (best)
     std::cout << fmt::format("; the fastest configuration tried, {}, takes {}",
@@ -293,8 +291,8 @@ Outcome run(const DemoOptions& o, const char* type_name) {
   j["async_backend"] = async;
   j["kokkos_version"] = apps::version_text(KOKKOS_VERSION);
   j["device"] = apps::to_json(dev);
-  j["read_after_launch"] = apps::to_json(seed);
-  j["read_after_launch"]["check"] = apps::to_json(seed_check);
+  j["read_after_launch"] = apps::to_json(seq);
+  j["read_after_launch"]["check"] = apps::to_json(naive_check);
   j["configs"] = json::array();
   for (std::size_t i = 0; i < phases.size(); ++i) {
     json p = apps::to_json(phases[i]);

@@ -54,6 +54,16 @@ struct AddChecks {
       "space");
 };
 
+/// Throws InvalidArgument unless x, y and out have the same extent.
+template <class XView, class YView, class OutView>
+void check_same_extents(const XView& x, const YView& y, const OutView& out) {
+  ADDSCOPE_THROW_IF(
+      x.extent(0) != out.extent(0) || y.extent(0) != out.extent(0),
+      "extents differ: x.extent(0) = "
+          << x.extent(0) << ", y.extent(0) = " << y.extent(0)
+          << ", out.extent(0) = " << out.extent(0) << "; allowed: all equal");
+}
+
 template <class A, class B>
 bool partially_overlap(const A& a, const B& b) {
   if (a.extent(0) == 0 || b.extent(0) == 0) return false;
@@ -285,11 +295,7 @@ template <class ExecSpace, class XView, class YView, class OutView>
 AddLaunch add(const ExecSpace& exec, const XView& x, const YView& y,
               const OutView& out, const LaunchConfig& config = LaunchConfig()) {
   (void)sizeof(Impl::AddChecks<ExecSpace, XView, YView, OutView>);
-  ADDSCOPE_THROW_IF(
-      x.extent(0) != out.extent(0) || y.extent(0) != out.extent(0),
-      "extents differ: x.extent(0) = "
-          << x.extent(0) << ", y.extent(0) = " << y.extent(0)
-          << ", out.extent(0) = " << out.extent(0) << "; allowed: all equal");
+  Impl::check_same_extents(x, y, out);
   ADDSCOPE_THROW_IF(
       Impl::partially_overlap(out, x) || Impl::partially_overlap(out, y),
       "out partially overlaps x or y; allowed: out disjoint "

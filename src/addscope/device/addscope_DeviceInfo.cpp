@@ -8,7 +8,7 @@
 #include "addscope/core/addscope_Error.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
+#include "addscope/core/impl/addscope_CudaCheck.hpp"
 #endif
 
 namespace addscope {
@@ -56,13 +56,6 @@ void fill_host_info(DeviceInfo& d) {
 }
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#define ADDSCOPE_CUDA_CHECK(call)                                         \
-  do {                                                                    \
-    const cudaError_t addscope_err_ = (call);                             \
-    if (addscope_err_ != cudaSuccess)                                     \
-      ADDSCOPE_RUNTIME_ERROR(#call << " failed: "                         \
-                                   << cudaGetErrorString(addscope_err_)); \
-  } while (0)
 
 void fill_cuda_device_info(DeviceInfo& d) {
   int dev = 0;

@@ -4,15 +4,7 @@
 #include "addscope/timing/addscope_Timer.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-
-#define ADDSCOPE_CUDA_CHECK(call)                                         \
-  do {                                                                    \
-    const cudaError_t addscope_err_ = (call);                             \
-    if (addscope_err_ != cudaSuccess)                                     \
-      ADDSCOPE_RUNTIME_ERROR(#call << " failed: "                         \
-                                   << cudaGetErrorString(addscope_err_)); \
-  } while (0)
+#include "addscope/core/impl/addscope_CudaCheck.hpp"
 #endif
 
 namespace addscope {
@@ -25,44 +17,57 @@ bool cuda_memcpy_available() {
 #endif
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+namespace {
+/// The whole device as an "execution space" to fence.
+struct CudaDevice {
+  void fence() const { ADDSCOPE_CUDA_CHECK(cudaDeviceSynchronize()); }
+};
+}  // namespace
+#endif
+
 TransferResult measure_cuda_memcpy(const std::string& what,
                                    CopyDirection direction, MemoryKind memory,
                                    void* dst, const void* src, std::int64_t n,
                                    std::size_t elem_size,
                                    const MeasureOptions& opt) {
-  opt.validate();
-  TransferResult r;
-  r.what = what;
-  r.direction = direction;
-  r.memory = memory;
-  r.n = n;
-  r.bytes = copied_bytes(direction, n, elem_size);
 #if defined(KOKKOS_ENABLE_CUDA)
   const cudaMemcpyKind kind =
       direction == CopyDirection::HostToDevice   ? cudaMemcpyHostToDevice
       : direction == CopyDirection::DeviceToHost ? cudaMemcpyDeviceToHost
                                                  : cudaMemcpyDeviceToDevice;
   const std::size_t bytes = std::size_t(n) * elem_size;
-  for (int i = 0; i < opt.warmup; ++i) {
-    ADDSCOPE_CUDA_CHECK(cudaMemcpy(dst, src, bytes, kind));
-    ADDSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
-  }
-  std::vector<double> s;
-  for (int i = 0; i < opt.repeat; ++i) {
-    ADDSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
-    const double t0 = host_seconds();
-    ADDSCOPE_CUDA_CHECK(cudaMemcpy(dst, src, bytes, kind));
-    ADDSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
-    s.push_back(host_seconds() - t0);
-  }
-  r.time = Stats::of(s);
-  if (r.time.median_s > 0) r.gbps_median = gbps(r.bytes, r.time.median_s);
-  return r;
+  return measure_copy_with(
+      CudaDevice(), what, direction, memory, n, elem_size,
+      [&] {
+        ADDSCOPE_CUDA_CHECK(cudaMemcpy(dst, src, bytes, kind));
+        ADDSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
+      },
+      opt);
+#else
+  (void)direction;
+  (void)memory;
+  (void)dst;
+  (void)src;
+  (void)n;
+  (void)elem_size;
+  (void)opt;
+  ADDSCOPE_RUNTIME_ERROR("cudaMemcpy reference requested for '"
+                         << what << "', but addscope was built without CUDA");
+#endif
+}
+
+void cuda_memcpy_d2d(void* dst, const void* src, std::size_t bytes) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  ADDSCOPE_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+  ADDSCOPE_CUDA_CHECK(cudaDeviceSynchronize());
 #else
   (void)dst;
   (void)src;
-  ADDSCOPE_RUNTIME_ERROR("cudaMemcpy reference requested for '"
-                         << what << "', but addscope was built without CUDA");
+  (void)bytes;
+  ADDSCOPE_RUNTIME_ERROR(
+      "cudaMemcpy requested, but addscope was built "
+      "without CUDA");
 #endif
 }
 

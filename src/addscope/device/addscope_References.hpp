@@ -19,6 +19,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,10 @@ inline std::uint64_t write_allocate_bytes(std::int64_t n, std::size_t elem_size,
 
 /// Is a raw cudaMemcpy reference measurable in this build?
 bool cuda_memcpy_available();
+
+/// cudaMemcpy(dst, src, bytes, DeviceToDevice), then cudaDeviceSynchronize.
+/// Throws RuntimeError without CUDA.
+void cuda_memcpy_d2d(void* dst, const void* src, std::size_t bytes);
 
 /// Times cudaMemcpy(dst, src, n * elem_size) in `direction`: device
 /// synchronised before, host clock until cudaDeviceSynchronize returns
@@ -82,79 +87,86 @@ struct PackCopyFunctor {
 };
 }  // namespace Impl
 
-/// The copy references for dst <- src, two rank-1 Views of the same length
-/// in `exec`'s memory (dst is overwritten).
+/// One way to copy src into dst, run synchronously (returns when done).
+struct CopyMethod {
+  std::string name;  ///< "Kokkos::deep_copy", "cudaMemcpy", ...
+  std::string what;  ///< "Kokkos::deep_copy D2D", ...
+  std::string note;  ///< what the counted bytes leave out ("" if nothing)
+  std::function<void()> run;
+};
+
+/// The reference copies for dst <- src, two rank-1 Views of the same length
+/// in `exec`'s memory: Kokkos::deep_copy, cudaMemcpy (CUDA), the STREAM-style
+/// kernel and, where the Views are contiguous and aligned, the pack kernel.
 template <class ExecSpace, class Dst, class Src>
-std::vector<CopyReference> measure_copy_references(
-    const ExecSpace& exec, const Dst& dst, const Src& src,
-    const MeasureOptions& opt = MeasureOptions()) {
+std::vector<CopyMethod> copy_references(const ExecSpace& exec, const Dst& dst,
+                                        const Src& src) {
   using T = typename Dst::non_const_value_type;
   static_assert(std::is_same<T, typename Src::non_const_value_type>::value,
-                "addscope::measure_copy_references: same value type expected");
+                "addscope::copy_references: same value type expected");
   ADDSCOPE_THROW_IF(dst.extent(0) != src.extent(0),
                     "extents differ: dst.extent(0) = "
                         << dst.extent(0) << ", src.extent(0) = "
                         << src.extent(0) << "; allowed: equal");
   const std::int64_t n = std::int64_t(dst.extent(0));
-  const auto d2d = CopyDirection::DeviceToDevice;
-  const auto dev = MemoryKind::Device;
+  constexpr bool gpu = is_gpu_space<ExecSpace>();
   const std::string wa =
-      is_gpu_space<ExecSpace>()
-          ? std::string()
+      gpu ? std::string()
           : "bytes counted 2 N sizeof(T); without streaming stores the "
             "memory moves 3 N sizeof(T) (write-allocate reads each written "
             "line first)";
-  std::vector<CopyReference> refs;
-  refs.push_back(
-      {"Kokkos::deep_copy",
-       measure_copy(exec, "Kokkos::deep_copy D2D", d2d, dev, dst, src, opt),
-       is_gpu_space<ExecSpace>()
-           ? std::string()
-           : "host deep_copy may use streaming stores (memcpy): "
-             "then no write-allocate traffic"});
+  std::vector<CopyMethod> m;
+  m.push_back({"Kokkos::deep_copy", "Kokkos::deep_copy D2D",
+               gpu ? std::string()
+                   : "host deep_copy may use streaming stores (memcpy): then "
+                     "no write-allocate traffic",
+               [=] { Kokkos::deep_copy(dst, src); }});
 #if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
-    exec.fence();
-    refs.push_back({"cudaMemcpy",
-                    measure_cuda_memcpy("cudaMemcpy D2D", d2d, dev, dst.data(),
-                                        src.data(), n, sizeof(T), opt),
-                    ""});
-  }
+  if (std::is_same<ExecSpace, Kokkos::Cuda>::value)
+    m.push_back({"cudaMemcpy", "cudaMemcpy D2D", "", [=] {
+                   cuda_memcpy_d2d(dst.data(), src.data(),
+                                   std::size_t(n) * sizeof(T));
+                 }});
 #endif
   using Policy =
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  refs.push_back(
-      {"STREAM copy kernel",
-       measure_copy_with(
-           exec, "STREAM copy kernel c(i) = a(i)", d2d, dev, n, sizeof(T),
-           [&] {
-             Kokkos::parallel_for("addscope::reference[stream_copy]",
-                                  Policy(exec, 0, n),
-                                  Impl::StreamCopyFunctor<Dst, Src>{dst, src});
-             exec.fence();
-           },
-           opt),
-       wa});
+  m.push_back({"STREAM copy kernel", "STREAM copy kernel c(i) = a(i)", wa, [=] {
+                 Kokkos::parallel_for(
+                     "addscope::reference[stream_copy]", Policy(exec, 0, n),
+                     Impl::StreamCopyFunctor<Dst, Src>{dst, src});
+                 exec.fence();
+               }});
   if (Impl::packable(src, src, dst)) {
     using P = Impl::Pack16<T>;
     const std::int64_t packs = n / P::width;
-    refs.push_back(
-        {"pack copy kernel",
-         measure_copy_with(
-             exec, "16-byte pack copy kernel", d2d, dev, n, sizeof(T),
-             [&] {
-               Kokkos::parallel_for(
-                   "addscope::reference[pack_copy]",
-                   Policy(exec, 0, std::max<std::int64_t>(1, packs)),
-                   Impl::PackCopyFunctor<T>{
-                       reinterpret_cast<const P*>(src.data()),
-                       reinterpret_cast<P*>(dst.data()), src.data(), dst.data(),
-                       packs, n});
-               exec.fence();
-             },
-             opt),
-         wa});
+    m.push_back(
+        {"pack copy kernel", "16-byte pack copy kernel", wa, [=] {
+           Kokkos::parallel_for(
+               "addscope::reference[pack_copy]",
+               Policy(exec, 0, std::max<std::int64_t>(1, packs)),
+               Impl::PackCopyFunctor<T>{reinterpret_cast<const P*>(src.data()),
+                                        reinterpret_cast<P*>(dst.data()),
+                                        src.data(), dst.data(), packs, n});
+           exec.fence();
+         }});
   }
+  return m;
+}
+
+/// Each reference copy timed (measure_copy_with): D2D, 2 N sizeof(T) bytes.
+template <class ExecSpace, class Dst, class Src>
+std::vector<CopyReference> measure_copy_references(
+    const ExecSpace& exec, const Dst& dst, const Src& src,
+    const MeasureOptions& opt = MeasureOptions()) {
+  using T = typename Dst::non_const_value_type;
+  std::vector<CopyReference> refs;
+  for (const auto& c : copy_references(exec, dst, src))
+    refs.push_back(
+        {c.name,
+         measure_copy_with(exec, c.what, CopyDirection::DeviceToDevice,
+                           MemoryKind::Device, std::int64_t(dst.extent(0)),
+                           sizeof(T), c.run, opt),
+         c.note});
   return refs;
 }
 

@@ -3,15 +3,7 @@
 #include "addscope/core/addscope_Error.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime.h>
-
-#define ADDSCOPE_CUDA_CHECK(call)                                         \
-  do {                                                                    \
-    const cudaError_t addscope_err_ = (call);                             \
-    if (addscope_err_ != cudaSuccess)                                     \
-      ADDSCOPE_RUNTIME_ERROR(#call << " failed: "                         \
-                                   << cudaGetErrorString(addscope_err_)); \
-  } while (0)
+#include "addscope/core/impl/addscope_CudaCheck.hpp"
 #endif
 
 namespace addscope {

@@ -27,32 +27,32 @@ struct Verification {
 };
 
 namespace Impl {
+/// out(i) != x(i) + y(i), where a NaN the add produced is the right answer.
 template <class XView, class YView, class OutView>
-struct CountMismatches {
+struct AddMismatch {
   XView x;
   YView y;
   OutView out;
-  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i,
-                                         std::int64_t& bad) const {
+  KOKKOS_INLINE_FUNCTION bool at(const std::int64_t i) const {
     using T = typename OutView::non_const_value_type;
     const T want = x(i) + y(i);
     const T got = out(i);
-    // NaN == NaN here: a NaN the add produced is the right answer.
-    if (!(got == want) && !(got != got && want != want)) ++bad;
+    return !(got == want) && !(got != got && want != want);
+  }
+  /// parallel_reduce body counting mismatches.
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i,
+                                         std::int64_t& bad) const {
+    if (at(i)) ++bad;
   }
 };
 
-template <class XView, class YView, class OutView>
+/// parallel_reduce body finding the smallest mismatching index (Min).
+template <class Mismatch>
 struct FirstMismatch {
-  XView x;
-  YView y;
-  OutView out;
+  Mismatch m;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i,
                                          std::int64_t& first) const {
-    using T = typename OutView::non_const_value_type;
-    const T want = x(i) + y(i);
-    const T got = out(i);
-    if (!(got == want) && !(got != got && want != want) && i < first) first = i;
+    if (i < first && m.at(i)) first = i;
   }
 };
 
@@ -71,26 +71,22 @@ template <class ExecSpace, class XView, class YView, class OutView>
 Verification verify_add(const ExecSpace& exec, const XView& x, const YView& y,
                         const OutView& out) {
   (void)sizeof(Impl::AddChecks<ExecSpace, XView, YView, OutView>);
-  ADDSCOPE_THROW_IF(
-      x.extent(0) != out.extent(0) || y.extent(0) != out.extent(0),
-      "extents differ: x.extent(0) = "
-          << x.extent(0) << ", y.extent(0) = " << y.extent(0)
-          << ", out.extent(0) = " << out.extent(0) << "; allowed: all equal");
+  Impl::check_same_extents(x, y, out);
   Verification v;
   const std::int64_t n = std::int64_t(out.extent(0));
   v.checked = n;
   if (n == 0) return v;
   using Policy =
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_reduce(
-      "addscope::verify_add[count]", Policy(exec, 0, n),
-      Impl::CountMismatches<XView, YView, OutView>{x, y, out}, v.mismatches);
+  using Mismatch = Impl::AddMismatch<XView, YView, OutView>;
+  const Mismatch mismatch{x, y, out};
+  Kokkos::parallel_reduce("addscope::verify_add[count]", Policy(exec, 0, n),
+                          mismatch, v.mismatches);
   if (v.mismatches > 0) {
     std::int64_t first = n;
-    Kokkos::parallel_reduce(
-        "addscope::verify_add[first]", Policy(exec, 0, n),
-        Impl::FirstMismatch<XView, YView, OutView>{x, y, out},
-        Kokkos::Min<std::int64_t>(first));
+    Kokkos::parallel_reduce("addscope::verify_add[first]", Policy(exec, 0, n),
+                            Impl::FirstMismatch<Mismatch>{mismatch},
+                            Kokkos::Min<std::int64_t>(first));
     v.first_bad = first;
     using T = typename OutView::non_const_value_type;
     const T a = Impl::read_one(x, first), b = Impl::read_one(y, first),

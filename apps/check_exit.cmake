@@ -1,6 +1,8 @@
 # Runs PROGRAM with ARGS ('|'-separated) and checks that it exits with exactly
-# EXPECTED and that its output matches the regex MATCH (if given).
-#   cmake -DPROGRAM=... -DEXPECTED=2 "-DARGS=--repeat|0" -DMATCH=repeat -P check_exit_code.cmake
+# EXPECTED, that a failure says so on stderr, that the output contains MATCH
+# (if given), and that an error is written for users: no source location, no
+# doubled prefix.
+#   cmake -DPROGRAM=... -DEXPECTED=2 "-DARGS=--repeat|0" "-DMATCH=--repeat = 0" -P check_exit.cmake
 string(REPLACE "|" ";" _args "${ARGS}")
 execute_process(COMMAND ${PROGRAM} ${_args}
   RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err TIMEOUT 100)
@@ -17,7 +19,7 @@ endif()
 if(NOT "${EXPECTED}" STREQUAL "0" AND "${_err}" STREQUAL "")
   message(FATAL_ERROR "exit ${_rc} without a message on stderr")
 endif()
-# Written for users: no source location, no doubled prefix.
-if(_err MATCHES "\\.(cpp|hpp):[0-9]+" OR _err MATCHES ": error: addscope:")
+if(_err MATCHES "\\.(cpp|hpp):[0-9]+" OR _err MATCHES ": error: addscope:"
+   OR _err MATCHES "addscope: addscope")
   message(FATAL_ERROR "a message written for developers: ${_err}")
 endif()
