@@ -43,3 +43,16 @@ function(json_get var doc)
     set(${var} "${value}" PARENT_SCOPE)
   endif()
 endfunction()
+
+# A GB/s and its % of the DRAM peak: GB/s = bytes / median; the % is null
+# exactly where the peak is (unknown), else 100 GB/s / peak.
+function(check_rate what gbps bytes median pct peak)
+  near("${what}: GB/s = bytes / median" "${gbps}" "${bytes} / ${median} * 1e-9")
+  if(peak STREQUAL "null")
+    if(NOT pct STREQUAL "null")
+      message(FATAL_ERROR "${what}: % of an unknown peak = ${pct}")
+    endif()
+  else()
+    near("${what}: % of the DRAM peak" "${pct}" "100 * ${gbps} / ${peak}")
+  endif()
+endfunction()
