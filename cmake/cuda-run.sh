@@ -50,9 +50,12 @@ for step in "$@"; do
         OMP_NUM_THREADS=$t "$B/addscope-read-probe" 10000000 5 2 >>"$OUT/read_probe.txt" 2>&1 || status=1
       done
       cat "$OUT/read_probe.txt"
+      k=0
       for ty in float float double; do
-        "$B/addscope-demo" --type $ty --configs range --repeat 3 >"$OUT/read_demo_$ty.txt" 2>&1 || status=1
-        grep -E "read out|naive|Conclusion|median of" "$OUT/read_demo_$ty.txt" >>"$OUT/read_demo.txt"
+        k=$((k + 1))
+        "$B/addscope-demo" --type $ty --configs range --repeat 3 --json "$OUT/read_demo_$k.json" \
+          >"$OUT/read_demo_$k.txt" 2>&1 || status=1
+        grep -E "read out|naive|Conclusion|median of" "$OUT/read_demo_$k.txt" >>"$OUT/read_demo.txt"
       done
       cat "$OUT/read_demo.txt" ;;
     bench)
