@@ -1,7 +1,6 @@
 #include "bench_report.hpp"
 
 #include <fmt/format.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +14,7 @@
 #include "common/addscope_apps_Files.hpp"
 #include "common/addscope_apps_Format.hpp"
 #include "common/addscope_apps_Json.hpp"
+#include "common/addscope_apps_Plot.hpp"
 #include "common/addscope_apps_Table.hpp"
 
 namespace addscope {
@@ -524,64 +524,10 @@ std::string add_rows_csv(const Report& r) {
   return t.csv();
 }
 
-namespace {
-
-/// A gnuplot single-quoted string.
-std::string gp_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
-  return q + "'";
-}
-
-/// A shell single-quoted word.
-std::string sh_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-/// Series of (x, y) points, written as gnuplot index blocks.
-struct Series {
-  std::string title;
-  std::vector<std::pair<double, double>> xy;
-  bool dashed = false;
-};
-
-std::string data_blocks(const std::vector<Series>& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i) out += "\n\n";
-    out += "# " + s[i].title + "\n";
-    for (const auto& p : s[i].xy)
-      out += fmt::format("{:.9g} {:.9g}\n", p.first, p.second);
-  }
-  return out;
-}
-
-std::string plot_command(const std::string& data,
-                         const std::vector<Series>& s) {
-  std::string cmd = "plot ";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i) cmd += ", \\\n     ";
-    cmd += fmt::format(
-        "{} index {} using 1:2 with linespoints {}title {} noenhanced",
-        gp_quote(data), i, s[i].dashed ? "dashtype 2 lw 2 " : "",
-        gp_quote(s[i].title));
-  }
-  return cmd + "\n";
-}
-
-}  // namespace
-
 std::vector<std::string> write_plots(const Report& r, const std::string& dir,
                                      const std::string& gnuplot) {
-  using apps::write_file_atomic;
-  std::vector<std::string> pngs;
-  std::string script =
-      "# addscope-bench plots; rerun with: gnuplot plots.gp (in this folder)\n"
-      "set terminal pngcairo size 1100,650 enhanced font 'sans,10'\n"
-      "set grid\nset key outside right top\nset logscale x 2\n"
-      "set format x '2^{%L}'\nset yrange [0:*]\n";
+  using apps::Series;
+  apps::PlotScript plots(dir, "addscope-bench");
   const std::string dev = r.device.exec_space + " (" + r.device.name +
                           "), Kokkos " + apps::version_text(KOKKOS_VERSION);
 
@@ -622,18 +568,9 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
       }
     s.push_back(ref);
     if (!peak.xy.empty()) s.push_back(peak);
-    const std::string data = "add_gbps_vs_size_" + tname + ".dat";
-    write_file_atomic(dir + "/" + data, data_blocks(s));
-    const std::string png = "add_gbps_vs_size_" + tname + ".png";
-    script += "\nset output " + gp_quote(png) + "\n";
-    script += "set title " +
-              gp_quote("add " + tname + ": GB/s vs size, " + dev) +
-              " noenhanced\n";
-    script +=
-        "set xlabel 'n (elements)'\nset ylabel 'GB/s (3 N sizeof(T) / median "
-        "time)'\n";
-    script += plot_command(data, s);
-    pngs.push_back(dir + "/" + png);
+    plots.add("add_gbps_vs_size_" + tname,
+              "add " + tname + ": GB/s vs size, " + dev, "n (elements)",
+              "GB/s (3 N sizeof(T) / median time)", s);
 
     // GB/s vs team size at the largest size with team rows, one line per
     // league choice. With a single team size (a host whose team_size_max is
@@ -670,24 +607,14 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
                                 row.result.phases.gbps_median});
     }
     for (auto& series : t) std::sort(series.xy.begin(), series.xy.end());
-    const std::string tdata = "add_gbps_vs_team_" + tname + ".dat";
-    write_file_atomic(dir + "/" + tdata, data_blocks(t));
-    const std::string tpng = "add_gbps_vs_team_" + tname + ".png";
-    script += "\nset output " + gp_quote(tpng) + "\n";
-    script += "set title " +
-              gp_quote("add " + tname + " at n = " + size_name(nfix) +
-                       (by_league ? ": GB/s vs league size (one team size "
-                                    "only: team_size_max = " +
-                                        std::to_string(*teams.begin()) + "), "
-                                  : ": GB/s vs team size, ") +
-                       dev) +
-              " noenhanced\n";
-    script += std::string("set xlabel '") +
-              (by_league ? "league size L" : "team size T") +
-              "'\nset ylabel 'GB/s'\nset format x '%g'\n";
-    script += plot_command(tdata, t);
-    script += "set format x '2^{%L}'\n";
-    pngs.push_back(dir + "/" + tpng);
+    plots.add("add_gbps_vs_team_" + tname,
+              "add " + tname + " at n = " + size_name(nfix) +
+                  (by_league ? ": GB/s vs league size (one team size only: "
+                               "team_size_max = " +
+                                   std::to_string(*teams.begin()) + "), "
+                             : ": GB/s vs team size, ") +
+                  dev,
+              by_league ? "league size L" : "team size T", "GB/s", t, false);
   }
 
   if (!r.transfers.empty()) {
@@ -702,30 +629,10 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
       }
       s[at[key]].xy.push_back({double(tr.r.bytes), tr.r.gbps_median});
     }
-    const std::string data = "transfers_gbps_vs_size.dat";
-    write_file_atomic(dir + "/" + data, data_blocks(s));
-    const std::string png = "transfers_gbps_vs_size.png";
-    script += "\nset output " + gp_quote(png) + "\n";
-    script += "set title " + gp_quote("transfers: GB/s vs bytes, " + dev) +
-              " noenhanced\n";
-    script += "set xlabel 'bytes'\nset ylabel 'GB/s (bytes / median time)'\n";
-    script += plot_command(data, s);
-    pngs.push_back(dir + "/" + png);
+    plots.add("transfers_gbps_vs_size", "transfers: GB/s vs bytes, " + dev,
+              "bytes", "GB/s (bytes / median time)", s);
   }
-  script += "unset output\n";
-  write_file_atomic(dir + "/plots.gp", script);
-
-  const std::string cmd =
-      "cd " + sh_quote(dir) + " && " + sh_quote(gnuplot) + " plots.gp 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) ADDSCOPE_RUNTIME_ERROR("cannot run gnuplot (" << cmd << ")");
-  std::string log;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) log += buf;
-  const int status = ::pclose(p);
-  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    ADDSCOPE_RUNTIME_ERROR("gnuplot failed on " << dir << "/plots.gp: " << log);
-  return pngs;
+  return plots.render(gnuplot);
 }
 
 }  // namespace bench
