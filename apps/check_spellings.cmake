@@ -1,18 +1,26 @@
 # Both apps accept the same spellings of the shared flags (names, aliases,
 # list separators, size syntax, --kokkos-* forwarding), show defaults in
 # --help, print --version, and refuse the same bad values naming the flag.
-#   cmake -DDEMO=... -DBENCH=... -P check_spellings.cmake
+#   cmake -DDEMO=... -DBENCH=... -DKOKKOS_VERSION=4.6.99 -P check_spellings.cmake
 set(bench_only --no-transfers --no-latency)
+set(prog_demo ${DEMO})
+set(prog_bench ${BENCH})
+# A thread-count flag this Kokkos takes (4.x removed --kokkos-threads).
+if(KOKKOS_VERSION VERSION_LESS 4.0)
+  set(threads_flag --kokkos-threads=1)
+else()
+  set(threads_flag --kokkos-num-threads=1)
+endif()
 set(spellings
   "--n|2^12|--type|float|--config|range,team:auto|--repeat|1|--warmup|0|--seed|3"
   "--sizes=4096|--types=float|--configs=range, team:auto|--repeat=1|--warmup=0"
-  "--n|4e3|--types|float,double|--configs|range team:auto|--repeat|1|--kokkos-threads=1"
+  "--n|4e3|--types|float,double|--configs|range team:auto|--repeat|1|${threads_flag}"
   "--sizes|4096|--types|int32 int64|--config|range:chunk=64,ilp=2,team:1x1|--repeat|1")
 foreach(s IN LISTS spellings)
   string(REPLACE "|" ";" args "${s}")
-  foreach(app DEMO BENCH)
-    set(cmd ${${app}} ${args})
-    if(app STREQUAL "BENCH")
+  foreach(app demo bench)
+    set(cmd ${prog_${app}} ${args})
+    if(app STREQUAL "bench")
       list(APPEND cmd ${bench_only})
     endif()
     execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out
@@ -27,8 +35,8 @@ foreach(s IN LISTS spellings)
   endforeach()
 endforeach()
 
-foreach(app DEMO BENCH)
-  execute_process(COMMAND ${${app}} --help RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+foreach(app demo bench)
+  execute_process(COMMAND ${prog_${app}} --help RESULT_VARIABLE rc OUTPUT_VARIABLE out)
   foreach(flag "--sizes,--n" "--types,--type" "--configs,--config" "--repeat"
           "--warmup" "--seed" "--json" "--version")
     string(FIND "${out}" "${flag}" at)
@@ -41,7 +49,7 @@ foreach(app DEMO BENCH)
   if(ndefaults LESS 6)
     message(FATAL_ERROR "${app} --help shows ${ndefaults} defaults:\n${out}")
   endif()
-  execute_process(COMMAND ${${app}} --version RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+  execute_process(COMMAND ${prog_${app}} --version RESULT_VARIABLE rc OUTPUT_VARIABLE out)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "^addscope-(demo|bench) [0-9]+\\.[0-9]+\\.[0-9]+ \\(Kokkos [0-9]")
     message(FATAL_ERROR "${app} --version (exit ${rc}): ${out}")
   endif()
@@ -52,7 +60,7 @@ foreach(app DEMO BENCH)
     list(GET parts 0 args)
     list(GET parts 1 match)
     string(REPLACE "|" ";" args "${args}")
-    execute_process(COMMAND ${${app}} ${args} RESULT_VARIABLE rc
+    execute_process(COMMAND ${prog_${app}} ${args} RESULT_VARIABLE rc
                     OUTPUT_VARIABLE out ERROR_VARIABLE err)
     string(FIND "${err}" "${match}" at)
     if(NOT rc EQUAL 2 OR at EQUAL -1 OR err MATCHES "\\.cpp:")
