@@ -82,7 +82,7 @@ for step in "$@"; do
       shim="$(mktemp -d)"; printf '#!/bin/sh\nexit 0\n' >"$shim/gnuplot"; chmod +x "$shim/gnuplot"
       command -v gnuplot >/dev/null || export PATH="$PATH:$shim"
       plots="$(mktemp -d)/plots-host"
-      cores="$(nproc)"
+      cores="$(nproc --all)"  # (plain nproc reports OMP_NUM_THREADS)
       lscpu >"$OUT/host_lscpu.txt" 2>&1 || true
       LD_LIBRARY_PATH="$HERE/lib-openmp:$LD_LIBRARY_PATH" OMP_NUM_THREADS="${HOST_THREADS:-$cores}" \
         OMP_PROC_BIND=spread OMP_PLACES=cores \
