@@ -58,8 +58,8 @@ void check_parsed(const std::string& input, const addscope::LaunchConfig& c) {
 void check_error(const std::string& input, const addscope::InvalidArgument& e) {
   const std::string msg = e.what();
   if (!starts_with(msg, "launch configuration"))
-    finding(input, "InvalidArgument not naming the launch configuration: " +
-                       msg);
+    finding(input,
+            "InvalidArgument not naming the launch configuration: " + msg);
   if (e.where().empty())
     finding(input, "InvalidArgument without a source location in where()");
 }
