@@ -35,7 +35,7 @@
 #
 # Usage: cmake/bootstrap.sh [packages|cuda-toolkit|fuzz-tools|source|openmp|cuda]...
 #   packages      apt: compilers, GoogleTest, CLI11, nlohmann-json, fmt, gnuplot
-#   cuda-toolkit  apt: nvidia-cuda-toolkit (11.8, non-free) + g++-11 (large)
+#   cuda-toolkit  apt: nvidia-cuda-toolkit (11.8, non-free) + libcupti-dev + g++-11 (large)
 #   fuzz-tools    apt: clang-14 + compiler-rt (libFuzzer) for tests/fuzz
 #   source        fetch and unpack Kokkos + Kokkos Kernels from Debian's trilinos
 #   openmp        packages + source + build/install the openmp variant
@@ -152,7 +152,7 @@ step_packages() {
 }
 
 step_cuda_toolkit() {
-  apt_install cuda-toolkit nvidia-cuda-toolkit g++-11
+  apt_install cuda-toolkit nvidia-cuda-toolkit libcupti-dev g++-11
 }
 
 # clang++-14 (clang-14) and its compiler-rt, which holds libFuzzer's

@@ -45,7 +45,8 @@ json to_json(const CallRecord& c) {
   for (const auto& s : c.waited_for)
     w.push_back({{"kernel", s.kernel}, {"wait_s", s.wait_s}});
   return {{"what", c.what},
-          {"kind", c.kind},
+          {"kind", call_kind_name(c.kind)},
+          {"class", wait_class_name(c.wait_class)},
           {"duration_s", c.duration_s()},
           {"wait_s", c.wait_s},
           {"own_s", c.own_s()},

@@ -22,6 +22,18 @@ void kokkosp_begin_parallel_for(const char*, std::uint32_t, std::uint64_t* id) {
   *id = 0;
 }
 void kokkosp_end_parallel_for(std::uint64_t) {}
+void kokkosp_begin_parallel_reduce(const char*, std::uint32_t,
+                                   std::uint64_t* id) {
+  *id = 0;
+}
+void kokkosp_end_parallel_reduce(std::uint64_t) {}
+void kokkosp_begin_parallel_scan(const char*, std::uint32_t,
+                                 std::uint64_t* id) {
+  *id = 0;
+}
+void kokkosp_end_parallel_scan(std::uint64_t) {}
+void kokkosp_push_profile_region(const char*) {}
+void kokkosp_pop_profile_region() {}
 void kokkosp_begin_fence(const char*, std::uint32_t, std::uint64_t* id) {
   *id = 0;
 }

@@ -31,12 +31,24 @@ void tracked_launch(const std::string& label, Launch&& launch) {
   tr.kernel_end(id);
 }
 
-/// Runs f() as a named step the tracker can attribute waits to, stores its
-/// host time in `seconds` and returns what f() made.
+/// Runs f() as a call of `kind` named `what` that the tracker can charge
+/// waits to; returns its host time.
 template <class F>
-auto tracked_make(const std::string& what, double& seconds, F&& f) {
+double tracked_step(CallKind kind, const std::string& what, F&& f) {
   SyncTracker& tr = SyncTracker::global();
-  const auto id = tr.call_begin(what, "step");
+  const auto id = tr.call_begin(kind, what);
+  const double t = time_host(f);
+  tr.call_end(id);
+  return t;
+}
+
+/// Like tracked_step, for a step that makes something: stores its host time
+/// in `seconds` and returns what f() made.
+template <class F>
+auto tracked_make(CallKind kind, const std::string& what, double& seconds,
+                  F&& f) {
+  SyncTracker& tr = SyncTracker::global();
+  const auto id = tr.call_begin(kind, what);
   const double t0 = host_seconds();
   auto made = f();
   seconds = host_seconds() - t0;
@@ -44,15 +56,26 @@ auto tracked_make(const std::string& what, double& seconds, F&& f) {
   return made;
 }
 
-/// Runs f() as a named step the tracker can attribute waits to.
-template <class F>
-double tracked_step(const std::string& what, F&& f) {
-  SyncTracker& tr = SyncTracker::global();
-  const auto id = tr.call_begin(what, "step");
-  const double t = time_host(f);
-  tr.call_end(id);
-  return t;
-}
+/// While alive, the tracker measures the device (CUPTI on CUDA) if
+/// `wanted`: the library traces the device only around its own sequences
+/// (the tool, when loaded, traces the whole run anyway).
+class DeviceTracingScope {
+ public:
+  explicit DeviceTracingScope(bool wanted) : on_(wanted) {
+    if (on_) SyncTracker::global().start_device_tracing();
+  }
+  ~DeviceTracingScope() { stop(); }
+  /// Stops tracing now (before the scope ends).
+  void stop() {
+    if (on_) SyncTracker::global().stop_device_tracing();
+    on_ = false;
+  }
+  DeviceTracingScope(const DeviceTracingScope&) = delete;
+  DeviceTracingScope& operator=(const DeviceTracingScope&) = delete;
+
+ private:
+  bool on_;
+};
 }  // namespace Impl
 
 /// Times `launch()` (which starts work on `exec` and returns) in two phases:

@@ -1,154 +1,148 @@
-// addscope — the sync tracker: records kernels and the calls that may block
-// (deep_copy, fence, allocation, host kernels, user-named steps), watches the
-// device without blocking it, and attributes each long call's time to the
-// kernels it waited for. Kokkos-free; fed either by addscope itself (the
-// in-process front door) or by Kokkos Tools callbacks (libaddscope_waits.so).
+// addscope — the waits tracker: one per process (global()), fed by two front
+// doors — Kokkos Tools callbacks (libaddscope_waits.so) and the library's
+// own steps — and by a device source (CUPTI). It keeps a call stack per host
+// thread, a timeline per device stream, attributes each blocking call's
+// time to the kernels it waited for (attribution/addscope_Attribution.hpp
+// says how), and keeps the results bounded (attribution/addscope_Ledger.hpp).
+// Thread-safe. Kokkos-free.
+//
+// Data flow:
+//   host events (Kokkos Tools / steps) ─► per-thread call stacks ─┐
+//   device source (CUPTI: launches, blocking calls, kernel records) ├► settle:
+//   ─► per-stream kernels ──────────────────────────────────────────┘
+//   attribution ─► ledger (aggregates, top waits) ─► report, JSON;  ─► Chrome
+//   trace
 #ifndef ADDSCOPE_WAITS_SYNCTRACKER_HPP
 #define ADDSCOPE_WAITS_SYNCTRACKER_HPP
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "addscope/waits/addscope_DeviceProbe.hpp"
+#include "addscope/waits/addscope_WaitsClock.hpp"
+#include "addscope/waits/addscope_WaitsSnapshot.hpp"
+#include "addscope/waits/attribution/addscope_CallKind.hpp"
+#include "addscope/waits/attribution/addscope_ExecId.hpp"
+#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+#include "addscope/waits/device/addscope_DeviceSource.hpp"
+#include "addscope/waits/output/addscope_Format.hpp"
 
 namespace addscope {
 
-/// Kokkos' device type, the top bits of a Kokkos Tools device id.
-enum class DeviceKind : std::uint32_t {
-  Serial = 0,
-  OpenMP = 1,
-  Cuda = 2,
-  HIP = 3,
-  OpenMPTarget = 4,
-  HPX = 5,
-  Threads = 6,
-  SYCL = 7,
-  Unknown = 8
-};
-DeviceKind device_kind_from_tools_id(std::uint32_t dev_id);
-const char* device_kind_name(DeviceKind k);
-/// Are launches on this device asynchronous to the host?
-bool is_async(DeviceKind k);
-
-/// One kernel as the tracker saw it.
-struct KernelRecord {
-  std::uint64_t id = 0;
-  std::string name;
-  DeviceKind device = DeviceKind::Unknown;
-  double launch_begin_s = 0;  ///< host clock (tracker epoch), launch call
-  double launch_end_s = 0;    ///< when the launch call returned
-  double device_s = -1;       ///< device run time (events), < 0 unknown
-  double done_by_s = -1;      ///< first host time it was seen finished
-  std::string absorbed_by;    ///< the call that waited for it ("" none)
+struct TrackerOptions {
+  /// Null: the steady clock.
+  std::shared_ptr<WaitsClock> clock;
+  /// Makes the device source when the first asynchronous kernel or device
+  /// event arrives. Null: none (waits on asynchronous devices are bounds).
+  std::function<std::unique_ptr<Impl::DeviceSource>()> make_device_source;
+  /// Tests: device records come through the DeviceSink interface by hand.
+  bool device_records_by_hand = false;
+  Ledger::Limits limits;
+  /// Settle (attribute and forget) once this many records are pending.
+  std::size_t settle_every = 256;
 };
 
-/// What a kernel cost a call that waited for it.
-struct WaitShare {
-  std::string kernel;
-  double wait_s = 0;
-};
-
-/// A call that took host time, and how much of it was waiting.
-struct CallRecord {
-  std::string what;  ///< "deep_copy out[2] (Host<-Cuda)", ...
-  std::string
-      kind;  ///< deep_copy | fence | kernel | alloc | region | step | gap
-  double begin_s = 0, end_s = 0;
-  double duration_s() const { return end_s - begin_s; }
-  double wait_s = 0;  ///< time spent waiting for earlier device work
-  double own_s() const { return duration_s() - wait_s; }
-  std::vector<WaitShare> waited_for;
-};
-
-/// One-line attribution: "deep_copy out[2] 640.1 ms = 640.0 ms waiting for
-/// addscope::add[team:1x1] + 6.2 us own".
-std::string format_attribution(const CallRecord& c);
-/// Human duration: "640.1 ms", "6.2 us", "1.25 s".
-std::string format_seconds(double s);
-
-class SyncTracker {
+class SyncTracker final : public Impl::DeviceSink {
  public:
-  /// The process-wide tracker (shared by both front doors).
+  /// The process-wide tracker, shared by both front doors; its device
+  /// source is CUPTI where this build and the machine have it
+  /// (ADDSCOPE_WAITS_DEVICE=none: never).
   static SyncTracker& global();
 
-  /// use_device_probe = false: never ask the device (pending asynchronous
-  /// kernels finish at the next fence or deep_copy) — for tests.
-  explicit SyncTracker(bool use_device_probe = true);
-  /// With a given probe (tests drive the device's progress with a fake).
-  explicit SyncTracker(std::unique_ptr<Impl::DeviceProbe> probe);
-  ~SyncTracker();
+  SyncTracker();  ///< steady clock, no device source
+  explicit SyncTracker(TrackerOptions options);
+  ~SyncTracker() override;
   SyncTracker(const SyncTracker&) = delete;
   SyncTracker& operator=(const SyncTracker&) = delete;
 
-  /// Seconds since the tracker was created (steady clock).
+  /// Seconds on the tracker's clock.
   double now() const;
 
-  // ---- events --------------------------------------------------------
-  std::uint64_t kernel_begin(const std::string& name, DeviceKind device);
-  void kernel_end(std::uint64_t kernel_id);
-  /// A bracketed call that may block (deep_copy, fence, region, step...).
-  std::uint64_t call_begin(const std::string& what, const std::string& kind);
-  void call_end(std::uint64_t call_id);
-  /// Instant events (allocations): also a moment to look at the device.
-  void instant(const std::string& what);
+  // ---- host events (any thread; one call stack per thread) -------------
+  /// A kernel launch: on an asynchronous device the launch call, its device
+  /// run comes from the device source; on a host backend the work itself.
+  std::uint64_t kernel_begin(const std::string& name, ExecId exec);
+  std::uint64_t kernel_begin(const std::string& name, DeviceKind kind) {
+    ExecId e;
+    e.kind = kind;
+    return kernel_begin(name, e);
+  }
+  void kernel_end(std::uint64_t id);
+  /// A call that may block (fence, deep_copy, step). `site` groups calls
+  /// in the report (default: `what`).
+  std::uint64_t call_begin(CallKind kind, const std::string& what,
+                           ExecId exec = ExecId(),
+                           const std::string& site = std::string());
+  void call_end(std::uint64_t id);
+  /// Profiling regions: context for the calls inside them.
+  void region_push(const std::string& name);
+  void region_pop();
+  /// An instant (allocation, deallocation): names what a runtime call right
+  /// after it belongs to.
+  void instant(CallKind kind, const std::string& what);
+  /// A device of this kind is in use (an allocation or copy there): starts
+  /// the device source before its work.
+  void device_seen(DeviceKind kind);
 
-  /// Waits for nothing; only checks which kernels have finished. Called by
-  /// every event; public for tests and explicit probes.
-  void poll();
+  // ---- device source ----------------------------------------------------
+  /// Starts the device source now if there is one (idempotent, counted):
+  /// true if device timestamps will be measured.
+  bool start_device_tracing();
+  /// Undoes one start_device_tracing(); the source stops at zero (it stays
+  /// on while the Kokkos Tools front door uses it).
+  void stop_device_tracing();
+  /// Delivers the device's pending records and attributes what can be.
+  void flush();
+  /// Stops the device source and attributes everything still pending
+  /// (kernels without device records are dropped): the end of the program.
+  void finish();
 
-  // ---- results -------------------------------------------------------
-  /// Kernels kept (the oldest are forgotten past 100000 records).
-  std::vector<KernelRecord> kernels() const;
-  /// Kernels and calls seen since construction or clear().
-  std::uint64_t kernels_seen() const;
-  std::uint64_t calls_seen() const;
-  /// Calls (and gaps between events) whose duration was at least
-  /// `min_s`, longest first.
-  std::vector<CallRecord> blocking_calls(double min_s = 0) const;
-  /// All completed calls in order.
-  std::vector<CallRecord> calls() const;
-  /// Forget everything recorded (keeps the probe).
-  void clear();
+  // ---- results ------------------------------------------------------------
+  /// Calls that begin after this have ids >= the returned mark.
+  std::uint64_t mark() const;
+  /// The calls that waited, among those begun since `mark` (and kept among
+  /// the recent ones), longest wait first. Call flush() first.
+  std::vector<CallRecord> waits_since(std::uint64_t mark) const;
+  WaitsSnapshot snapshot() const;
+  /// Records held until they can be attributed (launches without device
+  /// records, calls and kernels not settled yet): bounded by what is in
+  /// flight, not by the length of the run.
+  std::size_t pending_records() const;
+  /// The text report (output/addscope_WaitsReport.hpp) of snapshot().
+  void write_report(std::ostream& os) const;
+  /// The JSON report of snapshot().
+  std::string report_json() const;
+  /// Writes a Chrome trace-event file while the run goes on; false (and
+  /// why in `error`) if it cannot be opened.
+  bool open_trace(const std::string& path, std::string* error = nullptr);
+  void close_trace();
 
   /// Set by the Kokkos Tools front door while Kokkos feeds the tracker, so
   /// that addscope's own notifications do not count kernels twice.
   void set_fed_by_kokkos_tools(bool on);
   bool fed_by_kokkos_tools() const;
+  /// Kokkos Tools interface version (fences are reported from 20211015).
+  void set_kokkos_interface_version(std::uint64_t v);
 
-  /// Plain-text report of the longest `top` blocking calls.
-  void write_report(std::ostream& os, std::size_t top = 10,
-                    double min_s = 10e-6) const;
-  /// The same as JSON (kernels, calls), for ADDSCOPE_WAITS_JSON.
-  std::string report_json(double min_s = 0) const;
+  // ---- Impl::DeviceSink ---------------------------------------------------
+  void on_launch(std::uint32_t correlation) override;
+  void on_launch_failed(std::uint32_t correlation) override;
+  void on_slow_launch(double begin_s, double end_s) override;
+  void on_blocking_begin(const Impl::BlockingBegin& b) override;
+  void on_blocking_end() override;
+  void on_device_kernels(std::vector<Impl::DeviceKernelRecord>& k) override;
+  double seconds_from_steady_ns(std::int64_t ns) const override;
 
  private:
-  struct Pending;
-  struct OpenCall;
-  void poll_locked(double t);
-  void note_event_locked(double t, const std::string& what);
-  void attribute_locked(CallRecord& c, const std::vector<std::size_t>& was);
-  void push_call_locked(CallRecord c);
-  Impl::DeviceProbe& probe_locked();
-
+  struct State;
+  void ensure_device(DeviceKind kind);
+  void on_blocking_end_at(double end_s);  // < 0: now
+  std::unique_ptr<State> s_;
   mutable std::mutex mu_;
-  std::unique_ptr<Impl::DeviceProbe> probe_;
-  bool probe_tried_ = false;
-  bool use_probe_ = true;
-  bool fed_by_tools_ = false;
-  std::uint64_t next_id_ = 1;
-  std::uint64_t kernels_seen_ = 0, calls_seen_ = 0;
-  std::vector<KernelRecord> kernels_;
-  std::vector<std::unique_ptr<Pending>> pending_;
-  std::vector<std::unique_ptr<OpenCall>> open_;
-  std::vector<CallRecord> calls_;
-  double last_event_s_ = 0;
-  std::string last_event_;
-  double last_fin_s_ = 0;  // estimated end of the device queue so far
-  std::size_t max_records_ = 100000;
 };
 
 }  // namespace addscope

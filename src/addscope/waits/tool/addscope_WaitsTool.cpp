@@ -1,12 +1,19 @@
-// libaddscope_waits.so — the sync tracker as a Kokkos Tools library.
-// Load it into any Kokkos program:
+// libaddscope_waits.so — the waits tracker as a Kokkos Tools library: the
+// host event source (Kokkos' callbacks, a call stack per thread) of the
+// process-wide tracker. Load it into any Kokkos program:
 //   Kokkos 3.x:  KOKKOS_PROFILE_LIBRARY=/path/libaddscope_waits.so ./app
 //   Kokkos 4.x+: KOKKOS_TOOLS_LIBS=/path/libaddscope_waits.so ./app
 //                (or ./app --kokkos-tools-libs=/path/libaddscope_waits.so)
-// At finalize it prints the calls that blocked longest and the kernels they
-// waited for; ADDSCOPE_WAITS_JSON=path also writes them as JSON.
-// It asks Kokkos for no global fences (requires_global_fencing = false), so
-// the launches stay as asynchronous as they are without it.
+// At finalize it prints the calls that waited (hidden waits first).
+//   ADDSCOPE_WAITS_JSON=path   also writes the report as JSON
+//   ADDSCOPE_WAITS_TRACE=path  writes a Chrome trace (Perfetto,
+//   chrome://tracing)
+//   (%p in a path: the process id; %r: the MPI rank)
+//   ADDSCOPE_WAITS_DEVICE=none never use CUPTI (waits become bounds)
+//   ADDSCOPE_CUPTI_LIB=path    the libcupti to open
+// It asks Kokkos for no global fences (requires_global_fencing = false) and
+// adds nothing to the program's streams, so launches stay as asynchronous
+// as without it.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +24,7 @@
 #include <vector>
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
+#include "addscope/waits/output/addscope_OutputPath.hpp"
 
 namespace {
 
@@ -31,13 +39,11 @@ struct ToolSettings {
 
 addscope::SyncTracker& tracker() { return addscope::SyncTracker::global(); }
 
-struct State {
-  std::vector<std::uint64_t> regions;
-  std::vector<std::uint64_t> copies;
-};
-State& state() {
-  static State s;
-  return s;
+// deep_copy's end callback carries no id: each thread ends its own
+// innermost copy.
+std::vector<std::uint64_t>& copies() {
+  thread_local std::vector<std::uint64_t> c;
+  return c;
 }
 
 std::string space(const SpaceHandle& h) {
@@ -45,25 +51,45 @@ std::string space(const SpaceHandle& h) {
   return n == "HostSpace" ? "Host" : n;
 }
 
-std::string human_bytes(std::uint64_t b) {
-  char buf[32];
-  if (b >= (1ull << 30))
-    std::snprintf(buf, sizeof buf, "%.1f GiB", double(b) / (1ull << 30));
-  else if (b >= (1ull << 20))
-    std::snprintf(buf, sizeof buf, "%.1f MiB", double(b) / (1ull << 20));
-  else if (b >= 1024)
-    std::snprintf(buf, sizeof buf, "%.1f KiB", double(b) / 1024);
-  else
-    std::snprintf(buf, sizeof buf, "%llu B", (unsigned long long)b);
-  return buf;
+void kernel_begin(const char* name, std::uint32_t dev, std::uint64_t* id) {
+  *id = tracker().kernel_begin(name ? name : "",
+                               addscope::ExecId::from_tools_id(dev));
+}
+
+// Writes `text` to `path` whole or not at all.
+void write_file(const char* var, const std::string& path,
+                const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp);
+    if (f) f << text << "\n";
+    if (!f) {
+      std::cerr << "addscope waits: cannot write " << var << "=" << path
+                << "\n";
+      std::remove(tmp.c_str());
+      return;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::cerr << "addscope waits: cannot write " << var << "=" << path << "\n";
+    std::remove(tmp.c_str());
+  }
 }
 
 }  // namespace
 
 extern "C" {
 
-void kokkosp_init_library(int, std::uint64_t, std::uint32_t, void*) {
+void kokkosp_init_library(int, std::uint64_t interface_version, std::uint32_t,
+                          void*) {
   tracker().set_fed_by_kokkos_tools(true);
+  tracker().set_kokkos_interface_version(interface_version);
+  if (const char* p = std::getenv("ADDSCOPE_WAITS_TRACE")) {
+    std::string error;
+    if (*p && !tracker().open_trace(addscope::expand_output_path(p), &error))
+      std::cerr << "addscope waits: " << error
+                << " (ADDSCOPE_WAITS_TRACE); no trace\n";
+  }
 }
 
 void kokkosp_request_tool_settings(std::uint32_t n, ToolSettings* s) {
@@ -72,73 +98,76 @@ void kokkosp_request_tool_settings(std::uint32_t n, ToolSettings* s) {
 }
 
 void kokkosp_finalize_library() {
-  tracker().poll();
+  tracker().finish();
   tracker().write_report(std::cerr);
-  if (const char* path = std::getenv("ADDSCOPE_WAITS_JSON")) {
-    std::ofstream f(path);
-    if (f)
-      f << tracker().report_json() << "\n";
-    else
-      std::cerr << "addscope waits: cannot write ADDSCOPE_WAITS_JSON=" << path
-                << "\n";
-  }
+  if (const char* p = std::getenv("ADDSCOPE_WAITS_JSON"))
+    if (*p)
+      write_file("ADDSCOPE_WAITS_JSON", addscope::expand_output_path(p),
+                 tracker().report_json());
   tracker().set_fed_by_kokkos_tools(false);
 }
 
 void kokkosp_begin_parallel_for(const char* name, std::uint32_t dev,
                                 std::uint64_t* id) {
-  *id = tracker().kernel_begin(name, addscope::device_kind_from_tools_id(dev));
+  kernel_begin(name, dev, id);
 }
 void kokkosp_end_parallel_for(std::uint64_t id) { tracker().kernel_end(id); }
 void kokkosp_begin_parallel_reduce(const char* name, std::uint32_t dev,
                                    std::uint64_t* id) {
-  *id = tracker().kernel_begin(name, addscope::device_kind_from_tools_id(dev));
+  kernel_begin(name, dev, id);
 }
 void kokkosp_end_parallel_reduce(std::uint64_t id) { tracker().kernel_end(id); }
 void kokkosp_begin_parallel_scan(const char* name, std::uint32_t dev,
                                  std::uint64_t* id) {
-  *id = tracker().kernel_begin(name, addscope::device_kind_from_tools_id(dev));
+  kernel_begin(name, dev, id);
 }
 void kokkosp_end_parallel_scan(std::uint64_t id) { tracker().kernel_end(id); }
 
-void kokkosp_begin_fence(const char* name, std::uint32_t, std::uint64_t* id) {
-  *id = tracker().call_begin(std::string("fence '") + name + "'", "fence");
+void kokkosp_begin_fence(const char* name, std::uint32_t dev,
+                         std::uint64_t* id) {
+  *id = tracker().call_begin(addscope::CallKind::Fence, name ? name : "",
+                             addscope::ExecId::from_tools_id(dev));
 }
 void kokkosp_end_fence(std::uint64_t id) { tracker().call_end(id); }
 
 void kokkosp_push_profile_region(const char* name) {
-  state().regions.push_back(
-      tracker().call_begin(std::string("region ") + name, "region"));
+  tracker().region_push(name ? name : "");
 }
-void kokkosp_pop_profile_region() {
-  if (state().regions.empty()) return;
-  tracker().call_end(state().regions.back());
-  state().regions.pop_back();
-}
+void kokkosp_pop_profile_region() { tracker().region_pop(); }
 
 void kokkosp_allocate_data(SpaceHandle h, const char* label, const void*,
                            std::uint64_t size) {
-  tracker().instant("allocate " + std::string(label) + " (" + space(h) + ", " +
-                    human_bytes(size) + ")");
+  const std::string s = space(h);
+  tracker().device_seen(addscope::device_kind_of_space(s));
+  tracker().instant(addscope::CallKind::Alloc,
+                    "allocate " + std::string(label ? label : "") + " (" + s +
+                        ", " + addscope::format_bytes(size) + ")");
 }
 void kokkosp_deallocate_data(SpaceHandle h, const char* label, const void*,
                              std::uint64_t size) {
-  tracker().instant("deallocate " + std::string(label) + " (" + space(h) +
-                    ", " + human_bytes(size) + ")");
+  tracker().instant(addscope::CallKind::Dealloc,
+                    "deallocate " + std::string(label ? label : "") + " (" +
+                        space(h) + ", " + addscope::format_bytes(size) + ")");
 }
 
 void kokkosp_begin_deep_copy(SpaceHandle dst, const char* dst_name, const void*,
                              SpaceHandle src, const char* src_name, const void*,
                              std::uint64_t size) {
-  const std::string what = "deep_copy " + std::string(dst_name) + "<-" +
-                           src_name + " (" + space(dst) + "<-" + space(src) +
-                           ", " + human_bytes(size) + ")";
-  state().copies.push_back(tracker().call_begin(what, "deep_copy"));
+  const std::string ds = space(dst), ss = space(src);
+  tracker().device_seen(addscope::device_kind_of_space(ds));
+  tracker().device_seen(addscope::device_kind_of_space(ss));
+  const std::string site = "deep_copy " +
+                           std::string(dst_name ? dst_name : "") + "<-" +
+                           (src_name ? src_name : "") + " (" + ds + "<-" + ss;
+  copies().push_back(
+      tracker().call_begin(addscope::CallKind::DeepCopy,
+                           site + ", " + addscope::format_bytes(size) + ")",
+                           addscope::ExecId(), site + ")"));
 }
 void kokkosp_end_deep_copy() {
-  if (state().copies.empty()) return;
-  tracker().call_end(state().copies.back());
-  state().copies.pop_back();
+  if (copies().empty()) return;
+  tracker().call_end(copies().back());
+  copies().pop_back();
 }
 
 }  // extern "C"

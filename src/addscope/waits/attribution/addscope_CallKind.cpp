@@ -1,0 +1,70 @@
+#include "addscope/waits/attribution/addscope_CallKind.hpp"
+
+namespace addscope {
+
+const char* call_kind_name(CallKind k) {
+  switch (k) {
+    case CallKind::HostKernel:
+      return "kernel";
+    case CallKind::Launch:
+      return "launch";
+    case CallKind::Fence:
+      return "fence";
+    case CallKind::DeepCopy:
+      return "deep_copy";
+    case CallKind::Alloc:
+      return "alloc";
+    case CallKind::Dealloc:
+      return "dealloc";
+    case CallKind::Region:
+      return "region";
+    case CallKind::Step:
+      return "step";
+    case CallKind::Runtime:
+      return "runtime";
+  }
+  return "unknown";
+}
+
+const char* wait_class_name(WaitClass c) {
+  switch (c) {
+    case WaitClass::None:
+      return "none";
+    case WaitClass::Explicit:
+      return "explicit";
+    case WaitClass::Hidden:
+      return "hidden";
+  }
+  return "unknown";
+}
+
+const char* sync_api_name(SyncApi a) {
+  switch (a) {
+    case SyncApi::DeviceSynchronize:
+      return "cudaDeviceSynchronize";
+    case SyncApi::StreamSynchronize:
+      return "cudaStreamSynchronize";
+    case SyncApi::EventSynchronize:
+      return "cudaEventSynchronize";
+    case SyncApi::Memcpy:
+      return "cudaMemcpy";
+    case SyncApi::MemcpyAsync:
+      return "cudaMemcpyAsync";
+    case SyncApi::Free:
+      return "cudaFree";
+    case SyncApi::FreeHost:
+      return "cudaFreeHost";
+    case SyncApi::Launch:
+      return "cudaLaunchKernel";
+    case SyncApi::Other:
+      return "runtime call";
+  }
+  return "runtime call";
+}
+
+bool is_synchronization(SyncApi a) {
+  return a == SyncApi::DeviceSynchronize || a == SyncApi::StreamSynchronize ||
+         a == SyncApi::EventSynchronize;
+}
+
+}  // namespace addscope

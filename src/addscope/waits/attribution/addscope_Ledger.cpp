@@ -1,0 +1,208 @@
+#include "addscope/waits/attribution/addscope_Ledger.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace addscope {
+
+namespace {
+bool longer_wait(const CallRecord& a, const CallRecord& b) {
+  return a.wait_s != b.wait_s ? a.wait_s > b.wait_s : a.id < b.id;
+}
+bool same_shape(const LaunchShape& a, const LaunchShape& b) {
+  return std::memcmp(a.grid, b.grid, sizeof a.grid) == 0 &&
+         std::memcmp(a.block, b.block, sizeof a.block) == 0 &&
+         a.registers == b.registers && a.shared_static == b.shared_static &&
+         a.shared_dynamic == b.shared_dynamic;
+}
+}  // namespace
+
+Ledger::Ledger(Limits limits) : limits_(limits) {}
+
+void Ledger::add_call(const SiteKey& key, const std::string& site,
+                      const std::string& regions, std::uint32_t thread,
+                      double duration_s, WaitClass cls, double wait_s) {
+  ++totals_.calls;
+  const std::uint64_t k = (std::uint64_t(key.kind) << 56) ^
+                          (std::uint64_t(key.site) << 28) ^ key.regions;
+  auto it = sites_.find(k);
+  if (it == sites_.end()) {
+    SiteStats s;
+    s.kind = key.kind;
+    s.site = site;
+    s.regions = regions;
+    it = sites_.emplace(k, std::move(s)).first;
+  }
+  SiteStats& s = it->second;
+  ++s.calls;
+  s.duration_s += duration_s;
+  if (cls == WaitClass::Hidden) s.wait_hidden_s += wait_s;
+  if (cls == WaitClass::Explicit) s.wait_explicit_s += wait_s;
+  s.max_wait_s = std::max(s.max_wait_s, wait_s);
+  ThreadStats& t = threads_[thread];
+  t.thread = thread;
+  ++t.calls;
+}
+
+void Ledger::count_wait(WaitClass cls, double wait_s, std::uint32_t thread) {
+  if (wait_s <= 0) return;
+  ThreadStats& t = threads_[thread];
+  t.thread = thread;
+  if (cls == WaitClass::Hidden) {
+    ++totals_.hidden_calls;
+    totals_.hidden_s += wait_s;
+    t.wait_hidden_s += wait_s;
+  } else if (cls == WaitClass::Explicit) {
+    ++totals_.explicit_calls;
+    totals_.explicit_s += wait_s;
+    t.wait_explicit_s += wait_s;
+  }
+}
+
+bool Ledger::wants_details(double wait_s) const {
+  return limits_.top_waits > 0 &&
+         (top_.size() < limits_.top_waits || wait_s > top_.front().wait_s);
+}
+
+void Ledger::keep_details(CallRecord c, bool recent) {
+  if (c.wait_s <= 0) return;
+  if (recent && limits_.recent_waits > 0) {
+    if (recent_.size() >= limits_.recent_waits) recent_.pop_front();
+    recent_.push_back(c);
+  }
+  if (limits_.top_waits == 0) return;
+  // A min-heap on the wait: the shortest kept wait is dropped first.
+  auto cmp = [](const CallRecord& a, const CallRecord& b) {
+    return longer_wait(a, b);
+  };
+  if (top_.size() < limits_.top_waits) {
+    top_.push_back(std::move(c));
+    std::push_heap(top_.begin(), top_.end(), cmp);
+  } else if (longer_wait(c, top_.front())) {
+    std::pop_heap(top_.begin(), top_.end(), cmp);
+    top_.back() = std::move(c);
+    std::push_heap(top_.begin(), top_.end(), cmp);
+  }
+}
+
+void Ledger::add_wait(CallRecord c) {
+  count_wait(c.wait_class, c.wait_s, c.thread);
+  keep_details(std::move(c), true);
+}
+
+KernelStats& Ledger::kernel(std::uint32_t id, const std::string& name,
+                            const std::string& raw) {
+  auto it = kernels_.find(id);
+  if (it == kernels_.end()) {
+    KernelStats k;
+    k.name = name;
+    k.raw_name = raw;
+    it = kernels_.emplace(id, std::move(k)).first;
+  }
+  return it->second;
+}
+
+void Ledger::add_kernel_wait(std::uint32_t id, const std::string& name,
+                             const std::string& raw, WaitClass cls,
+                             double wait_s) {
+  KernelStats& k = kernel(id, name, raw);
+  if (cls == WaitClass::Explicit)
+    k.waited_explicit_s += wait_s;
+  else
+    k.waited_hidden_s += wait_s;
+}
+
+void Ledger::add_device_kernel(std::uint32_t id, const std::string& name,
+                               const std::string& raw, const DeviceKernel& d,
+                               double overlap_s) {
+  KernelStats& k = kernel(id, name, raw);
+  const double t = d.device_s();
+  ++k.launches;
+  k.device_s += t;
+  k.device_max_s = std::max(k.device_max_s, t);
+  k.overlap_s += overlap_s;
+  if (k.launches > 1 && !same_shape(k.shape, d.shape)) ++k.shapes_changed;
+  k.shape = d.shape;
+  k.stream = d.stream;
+  ++totals_.device_kernels;
+  totals_.device_busy_s += t;
+  totals_.overlap_s += overlap_s;
+  StreamStats& s = streams_[(std::uint64_t(d.device) << 32) | d.stream];
+  s.device = d.device;
+  s.stream = d.stream;
+  if (d.exec.kind != DeviceKind::Unknown) s.exec = d.exec;
+  ++s.kernels;
+  s.busy_s += t;
+}
+
+void Ledger::add_launch(std::uint32_t id, const std::string& name,
+                        const std::string& raw) {
+  ++kernel(id, name, raw).calls;
+  ++totals_.launches;
+}
+
+void Ledger::add_host_kernel(std::uint32_t id, const std::string& name,
+                             const std::string& raw, double duration_s) {
+  KernelStats& k = kernel(id, name, raw);
+  ++k.calls;
+  ++k.launches;
+  k.device_s += duration_s;
+  k.device_max_s = std::max(k.device_max_s, duration_s);
+  ++totals_.host_kernels;
+}
+
+std::vector<CallRecord> Ledger::top_waits() const {
+  std::vector<CallRecord> v(top_.begin(), top_.end());
+  std::sort(v.begin(), v.end(), longer_wait);
+  return v;
+}
+
+std::vector<CallRecord> Ledger::waits_since(std::uint64_t first_id) const {
+  std::vector<CallRecord> v;
+  for (const auto& c : recent_)
+    if (c.id >= first_id) v.push_back(c);
+  std::sort(v.begin(), v.end(), longer_wait);
+  return v;
+}
+
+std::vector<KernelStats> Ledger::kernels() const {
+  std::vector<KernelStats> v;
+  for (const auto& kv : kernels_) v.push_back(kv.second);
+  std::sort(v.begin(), v.end(), [](const KernelStats& a, const KernelStats& b) {
+    return a.device_s != b.device_s ? a.device_s > b.device_s : a.name < b.name;
+  });
+  return v;
+}
+
+std::vector<SiteStats> Ledger::sites() const {
+  std::vector<SiteStats> v;
+  for (const auto& kv : sites_) v.push_back(kv.second);
+  std::sort(v.begin(), v.end(), [](const SiteStats& a, const SiteStats& b) {
+    const double wa = a.wait_hidden_s + a.wait_explicit_s;
+    const double wb = b.wait_hidden_s + b.wait_explicit_s;
+    if (wa != wb) return wa > wb;
+    if (a.duration_s != b.duration_s) return a.duration_s > b.duration_s;
+    return a.site < b.site;
+  });
+  return v;
+}
+
+std::vector<StreamStats> Ledger::streams() const {
+  std::vector<StreamStats> v;
+  for (const auto& kv : streams_) v.push_back(kv.second);
+  std::sort(v.begin(), v.end(), [](const StreamStats& a, const StreamStats& b) {
+    return a.device != b.device ? a.device < b.device : a.stream < b.stream;
+  });
+  return v;
+}
+
+std::vector<ThreadStats> Ledger::threads() const {
+  std::vector<ThreadStats> v;
+  for (const auto& kv : threads_) v.push_back(kv.second);
+  std::sort(v.begin(), v.end(), [](const ThreadStats& a, const ThreadStats& b) {
+    return a.thread < b.thread;
+  });
+  return v;
+}
+
+}  // namespace addscope

@@ -1,0 +1,142 @@
+// addscope — what the waits tracker keeps once events are attributed:
+// per-kernel-name, per-call-site, per-stream and per-thread aggregates, the
+// longest waits (top K) and the most recent ones (a ring). Its memory does
+// not grow with the length of the run, only with the number of distinct
+// names. Kokkos-free; not thread-safe (the tracker locks).
+#ifndef ADDSCOPE_WAITS_ATTRIBUTION_LEDGER_HPP
+#define ADDSCOPE_WAITS_ATTRIBUTION_LEDGER_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+
+namespace addscope {
+
+/// One kernel name over the run.
+struct KernelStats {
+  std::string name;            ///< readable
+  std::string raw_name;        ///< as Kokkos or the device named it
+  std::uint64_t calls = 0;     ///< Kokkos launches (or host kernel calls)
+  std::uint64_t launches = 0;  ///< device kernels (or host kernel calls)
+  double device_s = 0;         ///< total time on the device (host: in the call)
+  double device_max_s = 0;
+  double waited_hidden_s = 0;    ///< host time waiting for it, hidden
+  double waited_explicit_s = 0;  ///< ... in the program's own fences
+  double overlap_s = 0;          ///< host work done while it ran
+  LaunchShape shape;             ///< the last launch's (device records only)
+  std::uint64_t shapes_changed =
+      0;  ///< launches whose shape differed from the one before
+  std::uint32_t stream = 0;  ///< the last launch's stream
+};
+
+/// One call site: a kind, a name without sizes, the regions around it.
+struct SiteStats {
+  CallKind kind = CallKind::Step;
+  std::string site;
+  std::string regions;
+  std::uint64_t calls = 0;
+  double duration_s = 0;
+  double wait_hidden_s = 0, wait_explicit_s = 0;
+  double max_wait_s = 0;
+};
+
+/// One device stream.
+struct StreamStats {
+  std::uint32_t device = 0, stream = 0;
+  ExecId exec;  ///< the Kokkos instance its kernels were launched on
+  std::uint64_t kernels = 0;
+  double busy_s = 0;  ///< sum of its kernels' device times
+};
+
+/// One host thread.
+struct ThreadStats {
+  std::uint32_t thread = 0;
+  std::uint64_t calls = 0;
+  double wait_hidden_s = 0, wait_explicit_s = 0;
+};
+
+struct WaitTotals {
+  std::uint64_t launches = 0;        ///< Kokkos kernels launched asynchronously
+  std::uint64_t device_kernels = 0;  ///< kernels the device reported
+  std::uint64_t host_kernels = 0;
+  std::uint64_t calls = 0;  ///< host calls finished
+  std::uint64_t hidden_calls = 0, explicit_calls = 0;
+  double hidden_s = 0, explicit_s = 0;
+  double overlap_s = 0;      ///< host work during kernels (kernel-seconds)
+  double device_busy_s = 0;  ///< sum of device kernel times
+};
+
+/// What the ledger keeps with details (everything else is aggregated).
+struct LedgerLimits {
+  std::size_t top_waits = 1000;    ///< longest waits
+  std::size_t recent_waits = 256;  ///< most recent waits
+};
+
+class Ledger {
+ public:
+  using Limits = LedgerLimits;
+  explicit Ledger(Limits limits = Limits());
+
+  struct SiteKey {
+    CallKind kind;
+    std::uint32_t site;     ///< name id of the site
+    std::uint32_t regions;  ///< name id of the region path
+  };
+  /// A finished host call (names are copied only when first seen).
+  void add_call(const SiteKey& key, const std::string& site,
+                const std::string& regions, std::uint32_t thread,
+                double duration_s, WaitClass cls, double wait_s);
+  /// A finished call waited `wait_s`.
+  void count_wait(WaitClass cls, double wait_s, std::uint32_t thread);
+  /// Would a wait this long be kept with its details?
+  bool wants_details(double wait_s) const;
+  /// Keeps a waiting call's details among the longest waits (if it is one)
+  /// and, with `recent`, among the most recent ones.
+  void keep_details(CallRecord c, bool recent);
+  /// count_wait + keep_details.
+  void add_wait(CallRecord c);
+  /// A kernel (name id `kernel`) was waited for.
+  void add_kernel_wait(std::uint32_t kernel, const std::string& name,
+                       const std::string& raw, WaitClass cls, double wait_s);
+  void add_device_kernel(std::uint32_t kernel, const std::string& name,
+                         const std::string& raw, const DeviceKernel& k,
+                         double overlap_s);
+  void add_host_kernel(std::uint32_t kernel, const std::string& name,
+                       const std::string& raw, double duration_s);
+  /// A Kokkos kernel launched on an asynchronous device.
+  void add_launch(std::uint32_t kernel, const std::string& name,
+                  const std::string& raw);
+
+  const WaitTotals& totals() const { return totals_; }
+  /// Longest wait first.
+  std::vector<CallRecord> top_waits() const;
+  /// Waits of calls with id >= `first_id`, longest first.
+  std::vector<CallRecord> waits_since(std::uint64_t first_id) const;
+  /// By device time, longest first.
+  std::vector<KernelStats> kernels() const;
+  /// By wait, then duration, longest first.
+  std::vector<SiteStats> sites() const;
+  std::vector<StreamStats> streams() const;
+  std::vector<ThreadStats> threads() const;
+
+ private:
+  KernelStats& kernel(std::uint32_t id, const std::string& name,
+                      const std::string& raw);
+  Limits limits_;
+  WaitTotals totals_;
+  std::vector<CallRecord> top_;  // min-heap on wait_s while filling
+  std::deque<CallRecord> recent_;
+  std::unordered_map<std::uint32_t, KernelStats> kernels_;
+  std::unordered_map<std::uint64_t, SiteStats> sites_;
+  std::unordered_map<std::uint64_t, StreamStats> streams_;
+  std::unordered_map<std::uint32_t, ThreadStats> threads_;
+};
+
+}  // namespace addscope
+
+#endif

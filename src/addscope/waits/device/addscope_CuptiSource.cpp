@@ -1,0 +1,546 @@
+#include "addscope/waits/device/addscope_CuptiSource.hpp"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "addscope/waits/device/addscope_CuptiAbi.hpp"
+
+#if defined(__has_include)
+#if __has_include(<cupti.h>) && __has_include(<cuda.h>)
+#define ADDSCOPE_CHECK_CUPTI_ABI 1
+#include <cupti.h>
+#endif
+#endif
+
+namespace addscope {
+namespace Impl {
+
+#ifdef ADDSCOPE_CHECK_CUPTI_ABI
+// Our declarations against CUPTI's own (compiled where the headers are).
+namespace cupti {
+#define ADDSCOPE_SAME_OFFSET(ours, theirs, field) \
+  static_assert(offsetof(ours, field) == offsetof(theirs, field), #field)
+ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, callbackSite);
+ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, functionParams);
+ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, functionReturnValue);
+ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, context);
+ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, correlationId);
+#define ADDSCOPE_KERNEL_PREFIX(K)                                   \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, registersPerThread);  \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, start);               \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, end);                 \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, deviceId);            \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, streamId);            \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, gridX);               \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, blockZ);              \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, staticSharedMemory);  \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, dynamicSharedMemory); \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, correlationId);       \
+  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, name)
+ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel4);
+ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel5);
+ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel6);
+ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel7);
+#if CUPTI_API_VERSION >= 17
+ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel8);
+#endif
+static_assert(kDomainRuntimeApi == CUPTI_CB_DOMAIN_RUNTIME_API, "");
+static_assert(kApiEnter == CUPTI_API_ENTER && kApiExit == CUPTI_API_EXIT, "");
+static_assert(kActivityConcurrentKernel ==
+                  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+              "");
+static_assert(kFlushForced == CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, "");
+#define ADDSCOPE_SAME_CBID(name)                                              \
+  static_assert(                                                              \
+      CallbackId(k##name) == CallbackId(CUPTI_RUNTIME_TRACE_CBID_cuda##name), \
+      #name)
+ADDSCOPE_SAME_CBID(Launch_v3020);
+ADDSCOPE_SAME_CBID(Free_v3020);
+ADDSCOPE_SAME_CBID(FreeHost_v3020);
+ADDSCOPE_SAME_CBID(Memcpy_v3020);
+ADDSCOPE_SAME_CBID(Memcpy2D_v3020);
+ADDSCOPE_SAME_CBID(MemcpyToSymbol_v3020);
+ADDSCOPE_SAME_CBID(MemcpyFromSymbol_v3020);
+ADDSCOPE_SAME_CBID(MemcpyAsync_v3020);
+ADDSCOPE_SAME_CBID(ThreadSynchronize_v3020);
+ADDSCOPE_SAME_CBID(StreamSynchronize_v3020);
+ADDSCOPE_SAME_CBID(EventRecord_v3020);
+ADDSCOPE_SAME_CBID(EventSynchronize_v3020);
+ADDSCOPE_SAME_CBID(Memcpy3D_v3020);
+ADDSCOPE_SAME_CBID(MemcpyPeer_v4000);
+ADDSCOPE_SAME_CBID(DeviceSynchronize_v3020);
+ADDSCOPE_SAME_CBID(LaunchKernel_v7000);
+ADDSCOPE_SAME_CBID(Launch_ptsz_v7000);
+ADDSCOPE_SAME_CBID(LaunchKernel_ptsz_v7000);
+ADDSCOPE_SAME_CBID(Memcpy_ptds_v7000);
+ADDSCOPE_SAME_CBID(Memcpy2D_ptds_v7000);
+ADDSCOPE_SAME_CBID(MemcpyToSymbol_ptds_v7000);
+ADDSCOPE_SAME_CBID(MemcpyFromSymbol_ptds_v7000);
+ADDSCOPE_SAME_CBID(MemcpyAsync_ptsz_v7000);
+ADDSCOPE_SAME_CBID(StreamSynchronize_ptsz_v7000);
+ADDSCOPE_SAME_CBID(EventRecord_ptsz_v7000);
+ADDSCOPE_SAME_CBID(Memcpy3D_ptds_v7000);
+ADDSCOPE_SAME_CBID(LaunchCooperativeKernel_v9000);
+ADDSCOPE_SAME_CBID(LaunchCooperativeKernel_ptsz_v9000);
+ADDSCOPE_SAME_CBID(EventRecordWithFlags_v11010);
+ADDSCOPE_SAME_CBID(EventRecordWithFlags_ptsz_v11010);
+ADDSCOPE_SAME_CBID(LaunchKernelExC_v11060);
+ADDSCOPE_SAME_CBID(LaunchKernelExC_ptsz_v11060);
+ADDSCOPE_SAME_OFFSET(MemcpyParams, cudaMemcpy_v3020_params, count);
+ADDSCOPE_SAME_OFFSET(MemcpyParams, cudaMemcpy_v3020_params, kind);
+ADDSCOPE_SAME_OFFSET(MemcpyAsyncParams, cudaMemcpyAsync_v3020_params, stream);
+ADDSCOPE_SAME_OFFSET(MemcpyAsyncParams, cudaMemcpyAsync_ptsz_v7000_params,
+                     stream);
+ADDSCOPE_SAME_OFFSET(StreamParams, cudaStreamSynchronize_v3020_params, stream);
+ADDSCOPE_SAME_OFFSET(EventRecordParams, cudaEventRecord_v3020_params, stream);
+ADDSCOPE_SAME_OFFSET(EventParams, cudaEventSynchronize_v3020_params, event);
+#undef ADDSCOPE_SAME_CBID
+#undef ADDSCOPE_KERNEL_PREFIX
+#undef ADDSCOPE_SAME_OFFSET
+}  // namespace cupti
+#endif
+
+namespace {
+
+using namespace cupti;
+
+std::int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The CUPTI entry points, looked up in the opened library.
+struct Api {
+  void* lib = nullptr;
+  std::string path;
+  Result (*GetVersion)(std::uint32_t*) = nullptr;
+  Result (*GetResultString)(Result, const char**) = nullptr;
+  Result (*Subscribe)(Subscriber*, CallbackFunc, void*) = nullptr;
+  Result (*Unsubscribe)(Subscriber) = nullptr;
+  Result (*EnableCallback)(std::uint32_t, Subscriber, int,
+                           CallbackId) = nullptr;
+  Result (*ActivityEnable)(int) = nullptr;
+  Result (*ActivityDisable)(int) = nullptr;
+  Result (*ActivityRegisterCallbacks)(BufferRequestFunc,
+                                      BufferCompleteFunc) = nullptr;
+  Result (*ActivityGetNextRecord)(std::uint8_t*, std::size_t,
+                                  Activity**) = nullptr;
+  Result (*ActivityFlushAll)(std::uint32_t) = nullptr;
+  Result (*GetTimestamp)(std::uint64_t*) = nullptr;
+  Result (*GetStreamIdEx)(Context, Stream, std::uint8_t,
+                          std::uint32_t*) = nullptr;
+  Result (*GetStreamId)(Context, Stream, std::uint32_t*) = nullptr;
+  Result (*GetDeviceId)(Context, std::uint32_t*) = nullptr;
+  Result (*ActivityGetNumDroppedRecords)(Context, std::uint32_t,
+                                         std::size_t*) = nullptr;
+
+  std::string error(Result r) const {
+    const char* s = nullptr;
+    if (GetResultString && GetResultString(r, &s) == kSuccess && s) return s;
+    return "CUPTI error " + std::to_string(r);
+  }
+};
+
+template <class F>
+bool find(void* lib, const char* name, F& f) {
+  f = reinterpret_cast<F>(dlsym(lib, name));
+  return f != nullptr;
+}
+
+int cuda_runtime_version() {
+  // The program's CUDA runtime, if it is a shared library (it is for Kokkos'
+  // default build); 0 when unknown.
+  using Fn = int (*)(int*);
+  auto fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion"));
+  int v = 0;
+  if (fn && fn(&v) == 0) return v;
+  return 0;
+}
+
+bool load(Api& a, std::string* why) {
+  std::string tried;
+  for (const auto& p : cupti_library_candidates(cuda_runtime_version())) {
+    a.lib = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (a.lib) {
+      a.path = p;
+      break;
+    }
+    if (!tried.empty()) tried += ", ";
+    tried += p;
+  }
+  if (!a.lib) {
+    *why = "no libcupti found (tried " + tried +
+           "; set ADDSCOPE_CUPTI_LIB to its path)";
+    return false;
+  }
+  bool ok =
+      find(a.lib, "cuptiGetVersion", a.GetVersion) &&
+      find(a.lib, "cuptiGetResultString", a.GetResultString) &&
+      find(a.lib, "cuptiSubscribe", a.Subscribe) &&
+      find(a.lib, "cuptiUnsubscribe", a.Unsubscribe) &&
+      find(a.lib, "cuptiEnableCallback", a.EnableCallback) &&
+      find(a.lib, "cuptiActivityEnable", a.ActivityEnable) &&
+      find(a.lib, "cuptiActivityDisable", a.ActivityDisable) &&
+      find(a.lib, "cuptiActivityRegisterCallbacks",
+           a.ActivityRegisterCallbacks) &&
+      find(a.lib, "cuptiActivityGetNextRecord", a.ActivityGetNextRecord) &&
+      find(a.lib, "cuptiActivityFlushAll", a.ActivityFlushAll) &&
+      find(a.lib, "cuptiGetTimestamp", a.GetTimestamp) &&
+      find(a.lib, "cuptiGetDeviceId", a.GetDeviceId);
+  // Streams of blocking calls; without these, a stream synchronization
+  // counts as waiting for every stream.
+  find(a.lib, "cuptiGetStreamIdEx", a.GetStreamIdEx);
+  find(a.lib, "cuptiGetStreamId", a.GetStreamId);
+  find(a.lib, "cuptiActivityGetNumDroppedRecords",
+       a.ActivityGetNumDroppedRecords);
+  if (!ok) *why = a.path + " lacks a CUPTI entry point addscope needs";
+  return ok;
+}
+
+// Small buffers: CUPTI hands each one over when full, so records (and the
+// tracker's work on them) come in steps of ~300 kernels; what the tracker
+// holds until then stays small.
+constexpr std::size_t kBufferBytes = std::size_t(64) << 10;
+
+class CuptiSource;
+std::atomic<CuptiSource*> g_active{nullptr};
+
+class CuptiSource final : public DeviceSource {
+ public:
+  ~CuptiSource() override { stop(); }
+
+  bool start(DeviceSink& sink) override {
+    std::lock_guard<std::mutex> g(mu_);
+    if (running_) return true;
+    if (!loaded_) {
+      std::string why;
+      if (!load(api_, &why)) {
+        desc_ = "CUPTI not loaded: " + why;
+        return false;
+      }
+      loaded_ = true;
+      std::uint32_t v = 0;
+      api_.GetVersion(&v);
+      version_ = v;
+    }
+    CuptiSource* expected = nullptr;
+    if (!g_active.compare_exchange_strong(expected, this)) {
+      desc_ = "CUPTI in use by another addscope device source";
+      return false;
+    }
+    sink_ = &sink;
+    calibrate();
+    Result r = api_.Subscribe(&sub_, &CuptiSource::on_callback, this);
+    if (r != kSuccess) {
+      // CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: another tool (a
+      // profiler) holds CUPTI.
+      desc_ = "CUPTI refused (" + api_.error(r) + "), from " + api_.path;
+      g_active = nullptr;
+      return false;
+    }
+    for (CallbackId id : callbacks())
+      api_.EnableCallback(1, sub_, kDomainRuntimeApi, id);
+    static std::once_flag registered;
+    Result reg = kSuccess;
+    std::call_once(registered, [&] {
+      reg = api_.ActivityRegisterCallbacks(&CuptiSource::on_buffer_request,
+                                           &CuptiSource::on_buffer_complete);
+    });
+    if (reg == kSuccess) reg = api_.ActivityEnable(kActivityConcurrentKernel);
+    if (reg != kSuccess) {
+      desc_ = "CUPTI kernel records refused (" + api_.error(reg) + "), from " +
+              api_.path;
+      api_.Unsubscribe(sub_);
+      g_active = nullptr;
+      return false;
+    }
+    desc_ = "CUPTI (" + api_.path + ", API version " +
+            std::to_string(version_) + ")";
+    running_ = true;
+    return true;
+  }
+
+  void stop() override {
+    std::lock_guard<std::mutex> g(mu_);
+    if (!running_) return;
+    api_.ActivityFlushAll(kFlushForced);
+    api_.ActivityDisable(kActivityConcurrentKernel);
+    api_.Unsubscribe(sub_);
+    api_.ActivityFlushAll(kFlushForced);
+    running_ = false;
+    g_active = nullptr;
+  }
+
+  void flush() override {
+    std::lock_guard<std::mutex> g(mu_);
+    if (running_) api_.ActivityFlushAll(0);
+  }
+
+  std::string description() const override { return desc_; }
+
+ private:
+  static const std::vector<CallbackId>& callbacks() {
+    static const std::vector<CallbackId> ids = {
+        kLaunch_v3020, kLaunchKernel_v7000, kLaunch_ptsz_v7000,
+        kLaunchKernel_ptsz_v7000, kLaunchCooperativeKernel_v9000,
+        kLaunchCooperativeKernel_ptsz_v9000, kLaunchKernelExC_v11060,
+        kLaunchKernelExC_ptsz_v11060,
+        // may block
+        kDeviceSynchronize_v3020, kThreadSynchronize_v3020,
+        kStreamSynchronize_v3020, kStreamSynchronize_ptsz_v7000,
+        kEventSynchronize_v3020, kMemcpy_v3020, kMemcpy_ptds_v7000,
+        kMemcpy2D_v3020, kMemcpy2D_ptds_v7000, kMemcpy3D_v3020,
+        kMemcpy3D_ptds_v7000, kMemcpyToSymbol_v3020, kMemcpyToSymbol_ptds_v7000,
+        kMemcpyFromSymbol_v3020, kMemcpyFromSymbol_ptds_v7000,
+        kMemcpyPeer_v4000, kMemcpyAsync_v3020, kMemcpyAsync_ptsz_v7000,
+        kFree_v3020, kFreeHost_v3020,
+        // which stream an event was recorded on
+        kEventRecord_v3020, kEventRecord_ptsz_v7000,
+        kEventRecordWithFlags_v11010, kEventRecordWithFlags_ptsz_v11010};
+    return ids;
+  }
+
+  void calibrate() {
+    // CUPTI's clock (CLOCK_REALTIME on Linux) minus the steady clock, from
+    // the closest of several back-to-back readings.
+    std::int64_t best = -1;
+    for (int i = 0; i < 16; ++i) {
+      const std::int64_t a = steady_ns();
+      std::uint64_t c = 0;
+      api_.GetTimestamp(&c);
+      const std::int64_t b = steady_ns();
+      if (best < 0 || b - a < best) {
+        best = b - a;
+        offset_ns_ = std::int64_t(c) - (a + (b - a) / 2);
+      }
+    }
+  }
+
+  // CUPTI's id of a stream (the one its kernel records carry); false when
+  // CUPTI cannot say.
+  bool stream_id(Context ctx, Stream s, std::uint32_t* id) {
+    if (api_.GetStreamIdEx)
+      return api_.GetStreamIdEx(ctx, s, 0, id) == kSuccess;
+    if (api_.GetStreamId) return api_.GetStreamId(ctx, s, id) == kSuccess;
+    return false;
+  }
+  std::uint32_t device_id(Context ctx) {
+    std::uint32_t id = 0;
+    api_.GetDeviceId(ctx, &id);
+    return id;
+  }
+
+  static void on_callback(void* user, int domain, CallbackId cbid,
+                          const void* data) {
+    if (domain != kDomainRuntimeApi) return;
+    auto* self = static_cast<CuptiSource*>(user);
+    DeviceSink* sink = self->sink_;
+    const auto* cd = static_cast<const CallbackData*>(data);
+    const bool enter = cd->callbackSite == kApiEnter;
+    switch (cbid) {
+      case kLaunch_v3020:
+      case kLaunchKernel_v7000:
+      case kLaunch_ptsz_v7000:
+      case kLaunchKernel_ptsz_v7000:
+      case kLaunchCooperativeKernel_v9000:
+      case kLaunchCooperativeKernel_ptsz_v9000:
+      case kLaunchKernelExC_v11060:
+      case kLaunchKernelExC_ptsz_v11060: {
+        // A launch longer than this was blocked (behind the legacy stream,
+        // a full queue, ...): reported as a blocking call.
+        constexpr std::int64_t kSlowLaunchNs = 20000;
+        thread_local std::int64_t entered = 0;
+        if (enter) {
+          entered = steady_ns();
+          sink->on_launch(cd->correlationId);
+        } else if (cd->functionReturnValue &&
+                   *static_cast<const int*>(cd->functionReturnValue) != 0) {
+          sink->on_launch_failed(cd->correlationId);
+        } else {
+          const std::int64_t left = steady_ns();
+          if (entered > 0 && left - entered > kSlowLaunchNs)
+            sink->on_slow_launch(sink->seconds_from_steady_ns(entered),
+                                 sink->seconds_from_steady_ns(left));
+        }
+        return;
+      }
+      case kEventRecord_v3020:
+      case kEventRecord_ptsz_v7000:
+      case kEventRecordWithFlags_v11010:
+      case kEventRecordWithFlags_ptsz_v11010:
+        if (enter) {
+          const auto* p =
+              static_cast<const EventRecordParams*>(cd->functionParams);
+          std::lock_guard<std::mutex> g(self->events_mu_);
+          std::uint32_t id = 0;
+          const bool one =
+              p->stream && self->stream_id(cd->context, p->stream, &id);
+          if (self->event_stream_.size() < 100000 ||
+              self->event_stream_.count(p->event))
+            self->event_stream_[p->event] = {one, id};
+        }
+        return;
+      default:
+        break;
+    }
+    if (!enter) {
+      sink->on_blocking_end();
+      return;
+    }
+    BlockingBegin b;
+    b.device = self->device_id(cd->context);
+    switch (cbid) {
+      case kDeviceSynchronize_v3020:
+      case kThreadSynchronize_v3020:
+        b.api = SyncApi::DeviceSynchronize;
+        break;
+      case kStreamSynchronize_v3020:
+      case kStreamSynchronize_ptsz_v7000: {
+        b.api = SyncApi::StreamSynchronize;
+        const auto* p = static_cast<const StreamParams*>(cd->functionParams);
+        // The legacy default stream waits for every blocking stream.
+        if (p->stream && self->stream_id(cd->context, p->stream, &b.stream))
+          b.all_streams = false;
+        break;
+      }
+      case kEventSynchronize_v3020: {
+        b.api = SyncApi::EventSynchronize;
+        const auto* p = static_cast<const EventParams*>(cd->functionParams);
+        std::lock_guard<std::mutex> g(self->events_mu_);
+        auto it = self->event_stream_.find(p->event);
+        if (it != self->event_stream_.end() && it->second.first) {
+          b.all_streams = false;
+          b.stream = it->second.second;
+        }
+        break;
+      }
+      case kMemcpy_v3020:
+      case kMemcpy_ptds_v7000: {
+        b.api = SyncApi::Memcpy;
+        const auto* p = static_cast<const MemcpyParams*>(cd->functionParams);
+        b.bytes = p->count;
+        b.copy_kind = p->kind >= 0 && p->kind <= 3 ? p->kind + 1 : 0;
+        break;
+      }
+      case kMemcpyAsync_v3020:
+      case kMemcpyAsync_ptsz_v7000: {
+        b.api = SyncApi::MemcpyAsync;
+        const auto* p =
+            static_cast<const MemcpyAsyncParams*>(cd->functionParams);
+        b.bytes = p->count;
+        b.copy_kind = p->kind >= 0 && p->kind <= 3 ? p->kind + 1 : 0;
+        if (p->stream && self->stream_id(cd->context, p->stream, &b.stream))
+          b.all_streams = false;
+        break;
+      }
+      case kFree_v3020:
+        b.api = SyncApi::Free;
+        break;
+      case kFreeHost_v3020:
+        b.api = SyncApi::FreeHost;
+        break;
+      default:
+        b.api = SyncApi::Memcpy;  // 2D/3D/symbol/peer copies
+        break;
+    }
+    sink->on_blocking_begin(b);
+  }
+
+  static void on_buffer_request(std::uint8_t** buffer, std::size_t* size,
+                                std::size_t* max_records) {
+    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+    *size = *buffer ? kBufferBytes : 0;
+    *max_records = 0;
+  }
+
+  static void on_buffer_complete(Context, std::uint32_t, std::uint8_t* buffer,
+                                 std::size_t, std::size_t valid) {
+    CuptiSource* self = g_active.load();
+    if (self && self->sink_ && valid > 0) {
+      std::vector<DeviceKernelRecord> out;
+      Activity* rec = nullptr;
+      while (self->api_.ActivityGetNextRecord(buffer, valid, &rec) ==
+             kSuccess) {
+        DeviceKernelRecord k;
+        if (decode_kernel_record(rec, self->offset_ns_, *self->sink_, &k))
+          out.push_back(std::move(k));
+      }
+      if (!out.empty()) self->sink_->on_device_kernels(out);
+    }
+    std::free(buffer);
+  }
+
+  std::mutex mu_;
+  Api api_;
+  bool loaded_ = false, running_ = false;
+  std::uint32_t version_ = 0;
+  Subscriber sub_ = nullptr;
+  DeviceSink* sink_ = nullptr;
+  std::int64_t offset_ns_ = 0;
+  std::string desc_ = "CUPTI not started";
+  std::mutex events_mu_;
+  std::unordered_map<void*, std::pair<bool, std::uint32_t>> event_stream_;
+};
+
+}  // namespace
+
+bool decode_kernel_record(const void* record, std::int64_t offset_ns,
+                          const DeviceSink& sink, DeviceKernelRecord* out) {
+  const auto* k = static_cast<const KernelRecordPrefix*>(record);
+  if (k->kind != kActivityConcurrentKernel) return false;
+  if (k->start == 0 || k->end < k->start) return false;  // incomplete
+  out->correlation = k->correlationId;
+  out->device = k->deviceId;
+  out->stream = k->streamId;
+  out->start_s =
+      sink.seconds_from_steady_ns(std::int64_t(k->start) - offset_ns);
+  out->end_s = sink.seconds_from_steady_ns(std::int64_t(k->end) - offset_ns);
+  out->shape.grid[0] = k->gridX;
+  out->shape.grid[1] = k->gridY;
+  out->shape.grid[2] = k->gridZ;
+  out->shape.block[0] = k->blockX;
+  out->shape.block[1] = k->blockY;
+  out->shape.block[2] = k->blockZ;
+  out->shape.registers = k->registersPerThread;
+  out->shape.shared_static = k->staticSharedMemory;
+  out->shape.shared_dynamic = k->dynamicSharedMemory;
+  out->name = k->name ? k->name : "";
+  return true;
+}
+
+std::vector<std::string> cupti_library_candidates(int runtime_version) {
+  std::vector<std::string> c;
+  if (const char* env = std::getenv("ADDSCOPE_CUPTI_LIB"))
+    if (*env) c.push_back(env);
+  if (runtime_version > 0) {
+    const int major = runtime_version / 1000;
+    const int minor = (runtime_version % 1000) / 10;
+    c.push_back("libcupti.so." + std::to_string(major) + "." +
+                std::to_string(minor));
+    c.push_back("libcupti.so." + std::to_string(major));
+  }
+  for (const char* s :
+       {"libcupti.so", "libcupti.so.13", "libcupti.so.12", "libcupti.so.11.8"})
+    c.push_back(s);
+  for (const char* d : {"/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
+                        "/usr/local/cuda/lib64/libcupti.so",
+                        "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so"})
+    c.push_back(d);
+  return c;
+}
+
+std::unique_ptr<DeviceSource> make_cupti_source() {
+  return std::unique_ptr<DeviceSource>(new CuptiSource());
+}
+
+bool cupti_source_built() { return true; }
+
+}  // namespace Impl
+}  // namespace addscope

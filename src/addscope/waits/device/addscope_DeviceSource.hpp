@@ -1,0 +1,86 @@
+// addscope — where the waits tracker learns what the device did. A device
+// source watches the device runtime (CUPTI on CUDA) and reports, to a
+// DeviceSink (the tracker):
+//   * on the launching thread: each kernel launch's correlation id;
+//   * on the blocking thread: each runtime call that can block the host
+//     until device work finished (begin, end, which streams it waits for);
+//   * from any thread: each kernel's device start and end, stream and launch
+//     shape, mapped onto the tracker's clock.
+// It never adds work to the program's streams. Without one (host backends,
+// no CUPTI, CUPTI refused) the tracker falls back on what Kokkos reports.
+#ifndef ADDSCOPE_WAITS_DEVICE_DEVICESOURCE_HPP
+#define ADDSCOPE_WAITS_DEVICE_DEVICESOURCE_HPP
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+
+namespace addscope {
+namespace Impl {
+
+/// A kernel as the device reported it (times on the tracker's clock).
+struct DeviceKernelRecord {
+  std::uint32_t correlation = 0;
+  std::uint32_t device = 0, stream = 0;
+  double start_s = 0, end_s = 0;
+  LaunchShape shape;
+  std::string name;  ///< the device's (mangled) entry-point name
+};
+
+/// A blocking runtime call as it begins.
+struct BlockingBegin {
+  SyncApi api = SyncApi::Other;
+  bool all_streams = true;
+  std::uint32_t device = 0, stream = 0;
+  std::uint64_t bytes = 0;
+  int copy_kind = 0;  ///< 1 H2H, 2 H2D, 3 D2H, 4 D2D, 0 other
+};
+
+class DeviceSink {
+ public:
+  virtual ~DeviceSink() = default;
+  /// On the launching thread, as a kernel launch begins.
+  virtual void on_launch(std::uint32_t correlation) = 0;
+  /// The launch failed: no kernel will come for it.
+  virtual void on_launch_failed(std::uint32_t correlation) = 0;
+  /// On the launching thread: the launch call took from begin_s to end_s
+  /// (reported when long: a launch can block, e.g. behind the legacy
+  /// stream).
+  virtual void on_slow_launch(double begin_s, double end_s) = 0;
+  /// On the calling thread, around a runtime call that can block.
+  virtual void on_blocking_begin(const BlockingBegin& b) = 0;
+  virtual void on_blocking_end() = 0;
+  /// From any thread: kernels the device finished.
+  virtual void on_device_kernels(std::vector<DeviceKernelRecord>& k) = 0;
+  /// A steady-clock time (ns) on the sink's clock, in seconds.
+  virtual double seconds_from_steady_ns(std::int64_t ns) const = 0;
+};
+
+class DeviceSource {
+ public:
+  virtual ~DeviceSource() = default;
+  /// Starts reporting to `sink`; false if it cannot (see description()).
+  virtual bool start(DeviceSink& sink) = 0;
+  /// Stops reporting (delivers what is pending first).
+  virtual void stop() = 0;
+  /// Delivers every finished kernel's record now.
+  virtual void flush() = 0;
+  /// Which mode measured, in words ("CUPTI 11.8 (libcupti.so.11.8)", or why
+  /// not: "CUPTI not loaded: ...").
+  virtual std::string description() const = 0;
+};
+
+/// The source for CUDA programs: CUPTI, opened at run time (libcupti from
+/// ADDSCOPE_CUPTI_LIB, else the one matching the program's CUDA runtime,
+/// else any found). Null where addscope was built without CUPTI headers.
+std::unique_ptr<DeviceSource> make_cupti_source();
+/// Whether this build has the CUPTI source.
+bool cupti_source_built();
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The waits tool on a GPU, every case and every overhead figure in one go,
+# for each Kokkos flavour bundled (cmake/cuda-bundle.sh): the checks of
+# tests/tools (device timestamps and, for two cases, without CUPTI), the
+# library's in-process front door (unit tests), a program nobody here wrote
+# when bundled (bin/babelstream-kokkos), and the tool's cost:
+#   per kernel     empty parallel_for + fence, no tool / empty tool / waits tool
+#   bandwidth      STREAM-style, 10^7 floats, fence after every kernel
+#   concurrency    two instances x a 0.5 s kernel, wall time
+# Ends with a summary table.
+#   OUT=logs bash waits_h200.sh BUNDLE_DIR [FLAVOUR_DIR...]
+# A flavour dir holds bin/ (the programs) and optionally lib/; BUNDLE_DIR's
+# lib/ holds libaddscope_waits.so, libaddscope_null_tool.so and the CUDA
+# 11.8 runtime + CUPTI (carried: the tool is Kokkos-free, one build serves
+# all flavours).
+set -uo pipefail
+B="$(cd "${1:?usage: waits_h200.sh BUNDLE_DIR [FLAVOUR_DIR...]}" && pwd)"
+shift
+[[ $# -gt 0 ]] || set -- "$B"
+OUT="${OUT:-$PWD/logs}"
+mkdir -p "$OUT/checks"
+TOOL="$B/lib/libaddscope_waits.so"
+NULL="$B/lib/libaddscope_null_tool.so"
+export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
+export OMP_PROC_BIND=false OMP_NUM_THREADS="${OMP_NUM_THREADS:-8}"
+REPS="${REPS:-3}"
+summary="$OUT/waits_summary.txt"
+: >"$summary"
+status=0
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "nan"}'; }
+# first number after WORD in a line
+field() { sed -n "s/.*$1 \([0-9.e+-]*\).*/\1/p" | head -1; }
+
+for F in "$@"; do
+  F="$(cd "$F" && pwd)"
+  name="$(basename "$F")"
+  [[ "$F" == "$B" ]] && name="kokkos-3.4"
+  [[ -f "$F/flavour" ]] && name="$(cat "$F/flavour")"
+  export LD_LIBRARY_PATH="$F/lib:$B/lib:${LD_LIBRARY_PATH:-}"
+  bin="$F/bin"
+  log="$OUT/waits_${name}.log"
+  : >"$log"
+  echo "=== $name ($bin)" | tee -a "$log"
+  out="$OUT/checks/$name"
+  mkdir -p "$out"
+  chk="$B/bin/addscope-waits-check"
+  run_case() {  # case expect program args...
+    timeout 180 "$chk" "$1" "$2" "$TOOL" "$out" "$bin/$3" "${@:4}" >>"$log" 2>&1
+    local rc=$?
+    grep -A20 "^== $1 ($2)" "$log" | grep -E "FAIL|SUMMARY" | sed "s/^/  /" | tail -8
+    [[ $rc -eq 0 ]] || status=1
+    grep "^SUMMARY $1 " "$log" | tail -1 | sed "s/^SUMMARY /$name  /" >>"$summary"
+  }
+  run_case seed device addscope-test-slow-read
+  run_case overlap device addscope-test-overlap 10000000 1000
+  run_case two_instances device addscope-test-two-instances
+  run_case stream_fenced device addscope-test-stream-fenced 10000000 100
+  run_case region_wait device addscope-test-region-wait
+  run_case two_threads device addscope-test-two-threads
+  run_case seed kokkos-only addscope-test-slow-read
+  run_case overlap kokkos-only addscope-test-overlap 10000000 1000
+  if [[ -x "$bin/babelstream-kokkos" ]]; then
+    run_case external device babelstream-kokkos --arraysize 10000000 --numtimes 100
+  fi
+
+  # The library's front door (measure_seed_sequence), in-process CUPTI.
+  if [[ -x "$bin/addscope-unit-tests" ]]; then
+    timeout 300 "$bin/addscope-unit-tests" --gtest_brief=1 \
+      --gtest_filter='*Timing*:*Waits*:*SyncTracker*' >>"$log" 2>&1
+    rc=$?
+    echo "  front door unit tests rc=$rc" | tee -a "$log"
+    printf '%-11s front-door unit tests (Timing, Waits): %s\n' "$name" \
+      "$([[ $rc -eq 0 ]] && echo PASS || echo FAIL)" >>"$summary"
+    [[ $rc -eq 0 ]] || status=1
+  fi
+
+  # ---- overhead: interleaved runs, medians ----------------------------------
+  declare -A kf=() dc=() bw=() wall=()
+  for r in $(seq "$REPS"); do
+    for mode in none null waits; do
+      env_=()
+      [[ $mode == null ]] && env_=(KOKKOS_PROFILE_LIBRARY="$NULL" KOKKOS_TOOLS_LIBS="$NULL")
+      [[ $mode == waits ]] && env_=(KOKKOS_PROFILE_LIBRARY="$TOOL" KOKKOS_TOOLS_LIBS="$TOOL")
+      line="$(env "${env_[@]}" timeout 60 "$bin/addscope-test-event-overhead" 20000 2>&1 | grep '^event_overhead')"
+      echo "$mode: $line" >>"$log"
+      kf[$mode]+="$(echo "$line" | field "launch+fence") "
+      dc[$mode]+="$(echo "$line" | field "deep_copy") "
+      [[ $mode == null ]] && continue
+      line="$(env "${env_[@]}" timeout 60 "$bin/addscope-test-stream-fenced" 10000000 100 2>&1 | grep '^stream_fenced')"
+      echo "$mode: $line" >>"$log"
+      bw[$mode]+="$(echo "$line" | field "add") "
+      bw[${mode}_triad]+="$(echo "$line" | field "triad") "
+      line="$(env "${env_[@]}" timeout 60 "$bin/addscope-test-two-instances" 2>&1 | grep '^two_instances')"
+      echo "$mode: $line" >>"$log"
+      wall[$mode]+="$(echo "$line" | field "wall") "
+    done
+  done
+  m() { tr ' ' '\n' <<<"$1" | grep -v '^$' | median; }
+  kn=$(m "${kf[none]}"); kz=$(m "${kf[null]}"); kw=$(m "${kf[waits]}")
+  dn=$(m "${dc[none]}"); dz=$(m "${dc[null]}"); dw=$(m "${dc[waits]}")
+  an=$(m "${bw[none]}"); aw=$(m "${bw[waits]}")
+  tn=$(m "${bw[none_triad]}"); tw=$(m "${bw[waits_triad]}")
+  wn=$(m "${wall[none]}"); ww=$(m "${wall[waits]}")
+  {
+    printf '%-11s per kernel (empty launch+fence, us): none %s, empty tool %s, waits %s -> +%s us over none, +%s us over the empty tool\n' \
+      "$name" "$kn" "$kz" "$kw" "$(awk "BEGIN{printf \"%.2f\", $kw-$kn}")" "$(awk "BEGIN{printf \"%.2f\", $kw-$kz}")"
+    printf '%-11s deep_copy of 1 element (us): none %s, empty tool %s, waits %s\n' "$name" "$dn" "$dz" "$dw"
+    printf '%-11s STREAM 10^7 floats, fenced (GB/s): add %s -> %s (%s%%), triad %s -> %s (%s%%)\n' \
+      "$name" "$an" "$aw" "$(awk "BEGIN{printf \"%+.1f\", 100*($aw-$an)/$an}")" \
+      "$tn" "$tw" "$(awk "BEGIN{printf \"%+.1f\", 100*($tw-$tn)/$tn}")"
+    printf '%-11s two instances x 0.5 s kernel (wall s): none %s, waits %s (%s%%)\n' \
+      "$name" "$wn" "$ww" "$(awk "BEGIN{printf \"%+.1f\", 100*($ww-$wn)/$wn}")"
+  } | tee -a "$log" >>"$summary"
+  unset kf dc bw wall
+done
+
+tar -C "$OUT" -czf "$OUT/waits_checks.tgz" checks && rm -rf "$OUT/checks"
+echo
+echo "===== waits summary"
+cat "$summary"
+exit $status

@@ -1,0 +1,288 @@
+// What the waits tool writes: readable kernel names, the Chrome trace's
+// structure (every flow binds to slices), CUPTI kernel records decoded,
+// output paths.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <typeinfo>
+
+#include "addscope/waits/attribution/addscope_KernelName.hpp"
+#include "addscope/waits/device/addscope_CuptiAbi.hpp"
+#include "addscope/waits/device/addscope_CuptiSource.hpp"
+#include "addscope/waits/output/addscope_OutputPath.hpp"
+#include "waits_sim.hpp"
+
+using addscope::short_kernel_name;
+
+namespace {
+template <class T>
+struct KokkosStreamLike {
+  auto add() {
+    return [](int) {};
+  }
+  auto mul() {
+    auto first = [](int) {};
+    (void)first;
+    return [](int) {};
+  }
+};
+struct FunctorX {};
+struct TagY {};
+}  // namespace
+
+namespace Kokkos {
+namespace Impl {
+template <class F, class P, class S>
+struct ParallelFor {};
+}  // namespace Impl
+}  // namespace Kokkos
+
+TEST(WaitsNames, CudaLambdaWrappers) {
+  EXPECT_EQ(short_kernel_name(
+                "__nv_hdl_wrapper_t<false, false, __nv_dl_tag<void "
+                "(KokkosStream<float>::*)(), &KokkosStream<float>::add, 1>, "
+                "void (const int), KokkosStream<float>*>"),
+            "KokkosStream<float>::add (lambda)");
+  EXPECT_EQ(short_kernel_name(
+                "__nv_hdl_wrapper_t<false, true, __nv_dl_tag<void (*)(int, "
+                "char**), &main, 3>, void (const int &, double &), int>"),
+            "main (lambda #3)");
+}
+
+TEST(WaitsNames, HostLambdasFromTheCompiler) {
+  // Kokkos names an unlabelled kernel typeid(functor).name().
+  const std::string add = typeid(KokkosStreamLike<float>().add()).name();
+  const std::string mul = typeid(KokkosStreamLike<double>().mul()).name();
+  EXPECT_EQ(short_kernel_name(add),
+            "(anonymous namespace)::KokkosStreamLike<float>::add (lambda)")
+      << add << " -> " << addscope::demangle(add);
+  EXPECT_EQ(short_kernel_name(mul),
+            "(anonymous namespace)::KokkosStreamLike<double>::mul (lambda #2)")
+      << mul;
+}
+
+TEST(WaitsNames, KokkosFourNamesFunctorsItself) {
+  // Kokkos 4.x with a host compiler: __PRETTY_FUNCTION__-style names.
+  EXPECT_EQ(short_kernel_name("StreamCase<float>::add()::<lambda(long int)>"),
+            "StreamCase<float>::add (lambda)");
+  EXPECT_EQ(
+      short_kernel_name(
+          "CombinedFunctorReducer<StreamCase<float>::dot()::<lambda(long "
+          "int, float&)>, FunctorAnalysis<FunctorPatternInterface::REDUCE, "
+          "Kokkos::RangePolicy<Kokkos::OpenMP>, StreamCase<float>::dot()::"
+          "<lambda(long int, float&)>, float>::Reducer, void>"),
+      "StreamCase<float>::dot (lambda)");
+  EXPECT_EQ(short_kernel_name("Kokkos::Impl::CombinedFunctorReducer<Foo, "
+                              "Kokkos::Impl::FunctorAnalysis<>::Reducer>"),
+            "Foo");
+}
+
+TEST(WaitsNames, FunctorsTagsAndEntryPoints) {
+  const std::string f = typeid(FunctorX).name();
+  const std::string tag = typeid(TagY).name();
+  EXPECT_EQ(short_kernel_name(f), "(anonymous namespace)::FunctorX");
+  EXPECT_EQ(short_kernel_name(f + "/" + tag),
+            "(anonymous namespace)::FunctorX/(anonymous namespace)::TagY");
+  const std::string closure =
+      typeid(Kokkos::Impl::ParallelFor<FunctorX, int, long>).name();
+  EXPECT_EQ(short_kernel_name(closure), "(anonymous namespace)::FunctorX")
+      << addscope::demangle(closure);
+  EXPECT_EQ(short_kernel_name(
+                "void Kokkos::Impl::cuda_parallel_launch_local_memory<"
+                "Kokkos::Impl::ParallelFor<Foo<double>, Kokkos::RangePolicy<>, "
+                "Kokkos::Cuda>>(Kokkos::Impl::ParallelFor<Foo<double>, "
+                "Kokkos::RangePolicy<>, Kokkos::Cuda>)"),
+            "Foo<double>");
+  EXPECT_EQ(short_kernel_name("_Z4spinl"), "spin(long)");
+}
+
+TEST(WaitsNames, LabelsStayAsWritten) {
+  for (const char* l :
+       {"user::slow_add[1x1]", "addscope::add[team:1x1]",
+        "Kokkos::View::initialization [x]", "N", "Zero", "42", "my kernel"})
+    EXPECT_EQ(short_kernel_name(l), l);
+}
+
+namespace {
+struct Event {
+  std::string ph;
+  int pid = 0;
+  std::uint64_t tid = 0;
+  double ts = 0, dur = 0;
+  std::uint64_t id = 0;
+  std::string name;
+};
+std::vector<Event> read_trace(const std::string& path) {
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  std::vector<Event> v;
+  for (const auto& e : j) {
+    Event x;
+    x.ph = e.at("ph");
+    x.pid = e.at("pid");
+    x.tid = e.value("tid", std::uint64_t(0));
+    x.ts = e.value("ts", 0.0);
+    x.dur = e.value("dur", 0.0);
+    x.id = e.value("id", std::uint64_t(0));
+    x.name = e.value("name", "");
+    v.push_back(x);
+  }
+  return v;
+}
+// The innermost X slice on (pid, tid) that contains ts.
+const Event* slice_at(const std::vector<Event>& v, int pid, std::uint64_t tid,
+                      double ts) {
+  const Event* best = nullptr;
+  for (const auto& e : v)
+    if (e.ph == "X" && e.pid == pid && e.tid == tid && e.ts <= ts &&
+        ts <= e.ts + e.dur && (!best || e.dur < best->dur))
+      best = &e;
+  return best;
+}
+}  // namespace
+
+TEST(WaitsTrace, EveryFlowBindsToSlices) {
+  using addscope::CallKind;
+  using addscope::SyncApi;
+  const std::string path = ::testing::TempDir() + "waits_trace_" +
+                           std::to_string(getpid()) + ".json";
+  addscope_test::WaitsSim s;
+  ASSERT_TRUE(s.t->open_trace(path));
+  const auto a = s.launch("user::slow_a", 0.0, 1e-5, addscope_test::cuda(1));
+  const auto b = s.launch("user::slow_b", 2e-5, 3e-5, addscope_test::cuda(2));
+  s.ran(a, 13, 1e-5, 0.3);
+  s.ran(b, 14, 3e-5, 0.5);
+  s.call(CallKind::Fence, "Kokkos::fence: Unnamed Global Fence", 4e-5, 0.50003,
+         [&] { s.block(SyncApi::DeviceSynchronize, 5e-5, 0.50001); });
+  const auto c = s.launch("user::slow_c", 0.6, 0.60001);
+  s.ran(c, 13, 0.60001, 0.7);
+  s.block(SyncApi::Memcpy, 0.60002, 0.70001, -1, 256);  // outside any call
+  s.at(0.8);
+  s.t->instant(CallKind::Alloc, "allocate x");
+  s.done();
+  const auto v = read_trace(path);
+  std::remove(path.c_str());
+  std::map<std::uint64_t, std::vector<const Event*>> flows;
+  int kernels = 0, names = 0;
+  for (const auto& e : v) {
+    if (e.ph == "s" || e.ph == "f") flows[e.id].push_back(&e);
+    if (e.ph == "X" && e.pid >= 100) ++kernels;
+    if (e.ph == "M" && e.name == "thread_name") ++names;
+  }
+  EXPECT_EQ(kernels, 3);
+  EXPECT_GE(names, 3);          // one host thread, two streams
+  ASSERT_EQ(flows.size(), 3u);  // fence <- a, b; memcpy <- c
+  for (const auto& f : flows) {
+    ASSERT_EQ(f.second.size(), 2u) << f.first;
+    const Event* from = f.second[0]->ph == "s" ? f.second[0] : f.second[1];
+    const Event* to = f.second[0]->ph == "f" ? f.second[0] : f.second[1];
+    ASSERT_EQ(from->ph, "s");
+    ASSERT_EQ(to->ph, "f");
+    const Event* k = slice_at(v, from->pid, from->tid, from->ts);
+    const Event* w = slice_at(v, to->pid, to->tid, to->ts);
+    ASSERT_NE(k, nullptr) << "flow " << f.first << " starts outside a slice";
+    ASSERT_NE(w, nullptr) << "flow " << f.first << " ends outside a slice";
+    EXPECT_GE(k->pid, 100);             // from a kernel on a device stream
+    EXPECT_EQ(w->pid, 1);               // to a host call
+    EXPECT_LE(from->ts, to->ts + 1.0);  // the wait ends after the kernel
+  }
+}
+
+TEST(WaitsTrace, UnwritablePathIsAnError) {
+  addscope_test::WaitsSim s;
+  std::string err;
+  EXPECT_FALSE(s.t->open_trace("/nonexistent-dir/x/trace.json", &err));
+  EXPECT_NE(err.find("/nonexistent-dir/x/trace.json"), std::string::npos);
+}
+
+namespace {
+struct NsSink : addscope::Impl::DeviceSink {
+  void on_launch(std::uint32_t) override {}
+  void on_launch_failed(std::uint32_t) override {}
+  void on_slow_launch(double, double) override {}
+  void on_blocking_begin(const addscope::Impl::BlockingBegin&) override {}
+  void on_blocking_end() override {}
+  void on_device_kernels(
+      std::vector<addscope::Impl::DeviceKernelRecord>&) override {}
+  double seconds_from_steady_ns(std::int64_t ns) const override {
+    return double(ns) * 1e-9;
+  }
+};
+}  // namespace
+
+TEST(WaitsCupti, KernelRecordsDecode) {
+  namespace cupti = addscope::Impl::cupti;
+  // A record as CUPTI lays it out, with bytes after the common prefix.
+  struct {
+    cupti::KernelRecordPrefix p;
+    char tail[64];
+  } rec{};
+  rec.p.kind = cupti::kActivityConcurrentKernel;
+  rec.p.registersPerThread = 40;
+  rec.p.start = 5000000000ull;
+  rec.p.end = 5600000000ull;
+  rec.p.deviceId = 0;
+  rec.p.streamId = 13;
+  rec.p.gridX = 1;
+  rec.p.gridY = rec.p.gridZ = 1;
+  rec.p.blockX = 256;
+  rec.p.blockY = rec.p.blockZ = 1;
+  rec.p.staticSharedMemory = 128;
+  rec.p.dynamicSharedMemory = 1024;
+  rec.p.correlationId = 77;
+  rec.p.name = "_Z4spinl";
+  NsSink sink;
+  addscope::Impl::DeviceKernelRecord k;
+  // CUPTI's clock runs 4 s ahead of the steady clock here.
+  ASSERT_TRUE(
+      addscope::Impl::decode_kernel_record(&rec, 4000000000ll, sink, &k));
+  EXPECT_EQ(k.correlation, 77u);
+  EXPECT_EQ(k.stream, 13u);
+  EXPECT_NEAR(k.start_s, 1.0, 1e-12);
+  EXPECT_NEAR(k.end_s, 1.6, 1e-12);
+  EXPECT_EQ(k.shape.grid[0], 1);
+  EXPECT_EQ(k.shape.block[0], 256);
+  EXPECT_EQ(k.shape.registers, 40u);
+  EXPECT_EQ(k.shape.shared_static + k.shape.shared_dynamic, 1152);
+  EXPECT_EQ(k.name, "_Z4spinl");
+  rec.p.end = 0;  // incomplete (a forced flush of a running kernel)
+  EXPECT_FALSE(addscope::Impl::decode_kernel_record(&rec, 0, sink, &k));
+  rec.p.end = rec.p.start;
+  rec.p.kind = 1;  // a memcpy record
+  EXPECT_FALSE(addscope::Impl::decode_kernel_record(&rec, 0, sink, &k));
+}
+
+TEST(WaitsCupti, LibraryCandidates) {
+  ::setenv("ADDSCOPE_CUPTI_LIB", "/opt/x/libcupti.so.99", 1);
+  const auto c = addscope::Impl::cupti_library_candidates(11080);
+  ::unsetenv("ADDSCOPE_CUPTI_LIB");
+  ASSERT_GE(c.size(), 3u);
+  EXPECT_EQ(c[0], "/opt/x/libcupti.so.99");
+  EXPECT_EQ(c[1], "libcupti.so.11.8");
+  EXPECT_EQ(c[2], "libcupti.so.11");
+}
+
+TEST(WaitsOutput, PathPlaceholders) {
+  ::setenv("OMPI_COMM_WORLD_RANK", "3", 1);
+  EXPECT_EQ(addscope::rank_from_environment(), 3);
+  EXPECT_EQ(addscope::expand_output_path("w-%r-%p-%%.json"),
+            "w-3-" + std::to_string(getpid()) + "-%.json");
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  EXPECT_EQ(addscope::rank_from_environment(), -1);
+  EXPECT_EQ(addscope::expand_output_path("w-%r.json"), "w-0.json");
+  EXPECT_EQ(addscope::expand_output_path("plain%"), "plain%");
+}
+
+TEST(WaitsOutput, Format) {
+  EXPECT_EQ(addscope::format_seconds(0.6401), "640.1 ms");
+  EXPECT_EQ(addscope::format_seconds(6.5e-6), "6.5 us");
+  EXPECT_EQ(addscope::format_seconds(1.5), "1.500 s");
+  EXPECT_EQ(addscope::format_bytes(4), "4 B");
+  EXPECT_EQ(addscope::format_bytes(40u << 20), "40.0 MiB");
+}
