@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packs the CUDA build's programs, with the libraries a bare GPU machine may
-# lack (CUDA 11.8 runtime, fmt, libgomp, libaddscope_waits), into one
+# lack (CUDA 11.8 runtime and CUPTI, fmt, libgomp, libaddscope_waits), into one
 # relocatable folder, plus run.sh that runs them there. With an OpenMP build
 # (OPENMP_BUILD_DIR, default build-openmp, if it exists) its addscope-bench
 # goes along as bin/addscope-bench-openmp, for the GPU machine's host cores.
@@ -8,20 +8,36 @@
 # BUILD_DIR may be any CUDA build of addscope (e.g. one against Kokkos 4.x:
 # build-cuda-k4-cuda); programs and libraries are stripped (no debug info
 # travels).
-# On the GPU machine: OUT=logs bash .device/run.sh [unit|tool|demo|probe|readprobe|bench|bench-full|bench-host|sanitize]...
+# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|demo|probe|readprobe|bench|bench-full|bench-host|sanitize]...
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 B="${1:-$ROOT/build-cuda}"
 D="${2:-$ROOT/.device}"
 O="${OPENMP_BUILD_DIR:-$ROOT/build-openmp}"
 rm -rf "$D"; mkdir -p "$D/bin" "$D/lib"
+waits_programs="tests/tools/addscope-test-slow-read tests/tools/addscope-test-overlap
+  tests/tools/addscope-test-two-instances tests/tools/addscope-test-stream-fenced
+  tests/tools/addscope-test-region-wait tests/tools/addscope-test-two-threads
+  tests/tools/addscope-test-event-overhead"
 for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
-         tests/tools/addscope-test-slow-read tests/tools/addscope-test-event-overhead \
+         $waits_programs tests/tools/addscope-waits-check tests/perf/addscope-waits-tracker-perf \
          tests/perf/addscope-range-probe tests/perf/addscope-read-probe; do
   [[ -x "$B/$p" ]] && cp "$B/$p" "$D/bin/"
 done
+# A second flavour of the waits test programs (e.g. built against Kokkos 4.x):
+# ADDSCOPE_BUNDLE_FLAVOUR=DIR:NAME bundles DIR's unit tests and tool programs
+# into $D/NAME/bin (the tool itself is Kokkos-free: one serves all).
+if [[ -n "${ADDSCOPE_BUNDLE_FLAVOUR:-}" ]]; then
+  fb="${ADDSCOPE_BUNDLE_FLAVOUR%%:*}" fname="${ADDSCOPE_BUNDLE_FLAVOUR##*:}"
+  mkdir -p "$D/$fname/bin"
+  echo "$fname" >"$D/$fname/flavour"
+  for p in tests/addscope-unit-tests $waits_programs; do
+    [[ -x "$fb/$p" ]] && cp "$fb/$p" "$D/$fname/bin/"
+  done
+  strip "$D/$fname"/bin/* 2>/dev/null || true
+fi
 cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/lib/"
-for l in libcudart.so.11.0 libfmt.so.9 libgomp.so.1; do
+for l in libcudart.so.11.0 libcupti.so.11.8 libfmt.so.9 libgomp.so.1; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
 done
 [[ -x "$D/bin/addscope-unit-tests" ]] || { echo "cuda-bundle: no programs in $B" >&2; exit 1; }
@@ -33,5 +49,5 @@ fi
 strip "$D"/bin/* 2>/dev/null || true
 strip --strip-unneeded "$D"/lib/*.so* "$D"/lib-openmp/*.so* 2>/dev/null || true
 cp "$ROOT/cmake/cuda-run.sh" "$D/run.sh"
-cp "$ROOT/tests/tools/check_waits.cmake" "$D/"
+cp "$ROOT/tests/tools/waits_h200.sh" "$D/"
 du -sh "$D"

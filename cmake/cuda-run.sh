@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the bundled CUDA programs (see cuda-bundle.sh) on a GPU machine;
-# logs go to $OUT (default ./logs). Steps: unit tool demo probe readprobe
-# bench bench-full bench-host sanitize. Exits non-zero if any step failed.
+# logs go to $OUT (default ./logs). Steps: unit waits (alias tool) demo
+# probe readprobe bench bench-full bench-host sanitize. Exits non-zero if
+# any step failed.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="${OUT:-$PWD/logs}"; mkdir -p "$OUT"
@@ -19,21 +20,13 @@ for step in "$@"; do
       tail -3 "$OUT/unit.log"
       grep -E "^\[  (PASSED|FAILED) |tests? from .* ran|FAILED|Failure" "$OUT/unit.log" | head -40
       echo "unit rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
-    tool)
-      # the ctest check itself (tests/tools/check_waits.cmake), asynchronous
-      cmake -DPROGRAM="$B/addscope-test-slow-read" -DTOOL="$HERE/lib/libaddscope_waits.so" \
-        -DJSON="$OUT/slow_read_waits.json" -DASYNC=ON -P "$HERE/check_waits.cmake" \
-        >"$OUT/tool.log" 2>&1; rc=$?
-      cat "$OUT/tool.log"; echo "tool check rc=$rc"; [[ $rc -eq 0 ]] || status=1
-      # per-event cost: the same uninstrumented program without and with the
-      # tool (both variable names: Kokkos 3.x reads the first, 4.x the second)
-      for i in 1 2 3; do
-        "$B/addscope-test-event-overhead" 20000 2>&1 | sed 's/^/no tool:       /'
-        KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_null_tool.so" KOKKOS_TOOLS_LIBS="$HERE/lib/libaddscope_null_tool.so" \
-          "$B/addscope-test-event-overhead" 20000 2>&1 | grep event_overhead | sed 's/^/null tool:     /'
-        KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_waits.so" KOKKOS_TOOLS_LIBS="$HERE/lib/libaddscope_waits.so" \
-          "$B/addscope-test-event-overhead" 20000 2>&1 | grep event_overhead | sed 's/^/addscope_waits: /'
-      done | tee -a "$OUT/tool.log" ;;
+    tool|waits)
+      # the waits tool: every case checked, its overhead, a summary table
+      # (tests/tools/waits_h200.sh), for each bundled Kokkos flavour
+      flavours=("$HERE")
+      for f in "$HERE"/*/flavour; do [[ -f "$f" ]] && flavours+=("$(dirname "$f")"); done
+      OUT="$OUT" bash "$HERE/waits_h200.sh" "$HERE" "${flavours[@]}"; rc=$?
+      echo "waits rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     demo)
       "$B/addscope-demo" --json "$OUT/demo.json" >"$OUT/demo.txt" 2>&1; rc=$?
       for ty in double int32; do
