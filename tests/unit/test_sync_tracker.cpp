@@ -456,19 +456,23 @@ TEST(WaitsTracker, ReportAndJson) {
   const std::string r = os.str();
   EXPECT_NE(r.find("hidden waits: 599.9 ms in 1 call"), std::string::npos) << r;
   EXPECT_NE(r.find("explicit waits: none"), std::string::npos) << r;
-  EXPECT_NE(r.find("deep_copy out_mirror<-out (Host<-Cuda, 4 B)  600.0 ms = "
-                   "599.9 ms waiting for user::slow_add[1x1]"),
+  EXPECT_NE(r.find("deep_copy out_mirror<-out (Host<-Cuda, 4 B) waited "
+                   "599.9 ms for user::slow_add[1x1], launched as 1 x 1\n"
+                   "               600.0 ms in all, 110.0 us its own; "
+                   "deep_copy, blocked in cudaMemcpy D2H 4 B, host thread 0"),
             std::string::npos)
       << r;
   const auto j = nlohmann::json::parse(addscope::waits_json(w));
-  EXPECT_EQ(j["schema"], "addscope-waits/2");
+  EXPECT_EQ(j["schema"], "addscope-waits/3");
+  EXPECT_EQ(j["version"], 3);
   EXPECT_EQ(j["mode"], "device");
   ASSERT_EQ(j["waits"].size(), 1u);
   EXPECT_EQ(j["waits"][0]["class"], "hidden");
   EXPECT_EQ(j["waits"][0]["kind"], "deep_copy");
   EXPECT_EQ(j["waits"][0]["waited_for"][0]["kernel"], "user::slow_add[1x1]");
   EXPECT_TRUE(j["waits"][0]["regions"].is_null());
-  EXPECT_EQ(j["kernels"][0]["shape"]["grid"][0], 1);
-  EXPECT_EQ(j["kernels"][0]["shape"]["block"][0], 1);
+  EXPECT_EQ(j["kernels"][0]["shapes"][0]["grid"][0], 1);
+  EXPECT_EQ(j["kernels"][0]["shapes"][0]["block"][0], 1);
+  EXPECT_EQ(j["kernels"][0]["device"], "Cuda");
   EXPECT_NEAR(j["totals"]["hidden_s"].get<double>(), 0.6 - 0.00011, 1e-9);
 }

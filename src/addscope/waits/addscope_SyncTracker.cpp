@@ -15,6 +15,7 @@
 
 #include "addscope/waits/attribution/addscope_Attribution.hpp"
 #include "addscope/waits/attribution/addscope_KernelName.hpp"
+#include "addscope/waits/device/addscope_CudaDevices.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
 #include "addscope/waits/output/addscope_OutputPath.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
@@ -246,6 +247,10 @@ struct SyncTracker::State {
   std::string source_desc;
   std::uint64_t kernels_without_record = 0;
   std::map<std::uint64_t, ExecId> stream_exec;  // device<<32|stream -> instance
+  std::vector<DeviceCapacity> devices;          // what each device can hold
+  bool devices_queried = false;
+  DeviceKind host_kind = DeviceKind::Unknown;     // a host space kernels ran on
+  DeviceKind default_kind = DeviceKind::Unknown;  // Kokkos' default space
 
   // ---- helpers (mu_ held) -------------------------------------------------
   double now() const { return clock->now(); }
@@ -361,6 +366,7 @@ struct SyncTracker::State {
         CallRecord c;
         c.id = id;
         c.what = names[what];
+        c.site = names[site ? site : what];
         c.kind = kind;
         c.wait_class = cls;
         c.thread = thread;
@@ -485,8 +491,17 @@ struct SyncTracker::State {
       if (k.shape.known()) {
         a["grid"] = {k.shape.grid[0], k.shape.grid[1], k.shape.grid[2]};
         a["block"] = {k.shape.block[0], k.shape.block[1], k.shape.block[2]};
+        a["shape"] = shape_short(k.shape);
         a["registers"] = k.shape.registers;
         a["shared_bytes"] = k.shape.shared_static + k.shape.shared_dynamic;
+        for (const auto& d : devices)
+          if (d.device == k.device && d.known()) {
+            const Occupancy o = occupancy(d, k.shape);
+            a["threads_in_flight"] = o.threads_in_flight;
+            a["resident_threads"] = o.resident_threads;
+            a["blocks_per_sm"] = o.blocks_per_sm;
+            a["occupancy"] = o.theoretical;
+          }
       }
       trace->device_slice(k.device, k.stream, sname, names[sh], k.start_s,
                           k.end_s, a.dump());
@@ -558,8 +573,10 @@ SyncTracker& SyncTracker::global() {
     TrackerOptions o;
     const char* dev = std::getenv("ADDSCOPE_WAITS_DEVICE");
     const bool none = dev && std::string(dev) == "none";
-    if (!none && Impl::cupti_source_built())
+    if (!none && Impl::cupti_source_built()) {
       o.make_device_source = [] { return Impl::make_cupti_source(); };
+      o.query_devices = [] { return Impl::query_cuda_devices(); };
+    }
     return new SyncTracker(std::move(o));
   }();
   return *t;
@@ -572,6 +589,8 @@ SyncTracker::SyncTracker(TrackerOptions options)
   if (s_->opt.device_records_by_hand) {
     s_->device_times = s_->device_times_ever = true;
     s_->source_desc = "device records given by hand";
+    if (s_->opt.query_devices) s_->devices = s_->opt.query_devices();
+    s_->devices_queried = true;
   }
 }
 
@@ -592,6 +611,19 @@ bool SyncTracker::fed_by_kokkos_tools() const {
 void SyncTracker::set_kokkos_interface_version(std::uint64_t v) {
   std::lock_guard<std::mutex> g(mu_);
   s_->kokkos_interface = v;
+}
+void SyncTracker::set_default_device(const std::string& type_name) {
+  const std::string t = demangle(type_name);  // "Kokkos::OpenMP"
+  DeviceKind k = DeviceKind::Unknown;
+  for (DeviceKind c :
+       {DeviceKind::Serial, DeviceKind::OpenMP, DeviceKind::Cuda,
+        DeviceKind::HIP, DeviceKind::HPX, DeviceKind::Threads, DeviceKind::SYCL,
+        DeviceKind::OpenMPTarget, DeviceKind::OpenACC})
+    if (t == std::string("Kokkos::") + device_kind_name(c) ||
+        t == std::string("Kokkos::Experimental::") + device_kind_name(c))
+      k = c;
+  std::lock_guard<std::mutex> g(mu_);
+  s_->default_kind = k;
 }
 
 // ---- device source ---------------------------------------------------------
@@ -637,7 +669,16 @@ bool SyncTracker::start_device_tracing() {
   }
   // Outside the lock: the source may report while it starts.
   const bool ok = src->start(*this);
+  std::vector<DeviceCapacity> devices;
+  bool query = false;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    query = ok && !s_->devices_queried && s_->opt.query_devices;
+    s_->devices_queried = s_->devices_queried || query;
+  }
+  if (query) devices = s_->opt.query_devices();
   std::lock_guard<std::mutex> g(mu_);
+  if (query) s_->devices = std::move(devices);
   s_->source_running = ok;
   s_->device_times = ok;
   s_->device_times_ever = s_->device_times_ever || ok;
@@ -696,6 +737,15 @@ std::uint64_t SyncTracker::kernel_begin(const std::string& name, ExecId exec) {
   ensure_device(exec.kind);
   std::lock_guard<std::mutex> g(mu_);
   State& s = *s_;
+  if (exec.kind == DeviceKind::OpenMP || exec.kind == DeviceKind::Threads ||
+      exec.kind == DeviceKind::HPX)
+    s.host_kind = exec.kind;
+  // Kokkos 3.x reports a scalar View's initialization with device id 0
+  // (Serial) whatever space runs it: a host space, named in snapshot()
+  // (a device launch inside it makes it a device kernel, see on_launch).
+  if (exec.kind == DeviceKind::Serial && s.kokkos_interface < 20211015 &&
+      name.rfind("Kokkos::View::initialization [", 0) == 0)
+    exec.kind = DeviceKind::Unknown;
   State::Thread& t = s.thread(this_thread_index());
   State::Open o;
   o.id = s.next_id++;
@@ -722,7 +772,7 @@ void SyncTracker::kernel_end(std::uint64_t id) {
   if (o.kind == CallKind::HostKernel) {
     const std::uint32_t sh = s.short_id(o.what);
     s.ledger.add_host_kernel(o.what, s.names[sh], s.names[o.what],
-                             now - o.begin_s);
+                             now - o.begin_s, o.exec.kind);
     if (o.blocked && s.device_times) {
       State::LiveCall c;
       c.id = o.id;
@@ -1098,10 +1148,22 @@ WaitsSnapshot SyncTracker::snapshot() const {
   w.kokkos_fences =
       s.kokkos_interface == 0 ? -1 : (s.kokkos_interface >= 20211015 ? 1 : 0);
   w.rank = rank_from_environment();
+  w.epoch_unix_s = std::chrono::duration<double>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count() -
+                   s.now();
+  w.devices = s.devices;
   w.totals = s.ledger.totals();
   w.threads_seen = s.threads_used;
   w.waits = s.ledger.top_waits();
   w.kernels = s.ledger.kernels();
+  // Host kernels Kokkos did not place ran on the host space other kernels
+  // ran on, else on Kokkos' default space if that is a host space.
+  const DeviceKind host = s.host_kind != DeviceKind::Unknown ? s.host_kind
+                          : !is_async(s.default_kind)        ? s.default_kind
+                                                      : DeviceKind::Unknown;
+  for (auto& k : w.kernels)
+    if (k.device_kind == DeviceKind::Unknown) k.device_kind = host;
   w.sites = s.ledger.sites();
   w.streams = s.ledger.streams();
   for (auto& st : w.streams) {

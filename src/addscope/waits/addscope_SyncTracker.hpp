@@ -27,6 +27,7 @@
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
 #include "addscope/waits/attribution/addscope_CallKind.hpp"
 #include "addscope/waits/attribution/addscope_ExecId.hpp"
+#include "addscope/waits/attribution/addscope_Occupancy.hpp"
 #include "addscope/waits/attribution/addscope_WaitRecords.hpp"
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 #include "addscope/waits/output/addscope_Format.hpp"
@@ -41,6 +42,10 @@ struct TrackerOptions {
   std::function<std::unique_ptr<Impl::DeviceSource>()> make_device_source;
   /// Tests: device records come through the DeviceSink interface by hand.
   bool device_records_by_hand = false;
+  /// What each device can hold (launch shapes are judged against it), asked
+  /// once when device records start (by hand: at construction). Null: not
+  /// known (no occupancy, no starved launches).
+  std::function<std::vector<DeviceCapacity>()> query_devices;
   Ledger::Limits limits;
   /// Settle (attribute and forget) once this many records are pending.
   std::size_t settle_every = 256;
@@ -127,6 +132,10 @@ class SyncTracker final : public Impl::DeviceSink {
   bool fed_by_kokkos_tools() const;
   /// Kokkos Tools interface version (fences are reported from 20211015).
   void set_kokkos_interface_version(std::uint64_t v);
+  /// Kokkos' "Default Device" metadata (the mangled type of its default
+  /// execution space): names the host space Kokkos 3.x runs View
+  /// initializations on when no other host kernel says.
+  void set_default_device(const std::string& type_name);
 
   // ---- Impl::DeviceSink ---------------------------------------------------
   void on_launch(std::uint32_t correlation) override;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "addscope/waits/attribution/addscope_Ledger.hpp"
+#include "addscope/waits/attribution/addscope_Occupancy.hpp"
 
 namespace addscope {
 
@@ -24,6 +25,10 @@ struct WaitsSnapshot {
   std::string device_source;  ///< how device work was observed, in words
   int kokkos_fences = -1;  ///< Kokkos reports fences: 1 yes, 0 no, -1 unknown
   int rank = -1;           ///< MPI rank (-1: not under MPI)
+  /// The clock's epoch (time 0 of every *_s time) on the system clock,
+  /// seconds since 1970 (0: unknown).
+  double epoch_unix_s = 0;
+  std::vector<DeviceCapacity> devices;  ///< what each device can hold
   WaitTotals totals;
   std::uint64_t threads_seen = 0;
   std::vector<CallRecord> waits;  ///< longest wait first (top K)

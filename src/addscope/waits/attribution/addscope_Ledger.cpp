@@ -36,8 +36,14 @@ void Ledger::add_call(const SiteKey& key, const std::string& site,
   SiteStats& s = it->second;
   ++s.calls;
   s.duration_s += duration_s;
-  if (cls == WaitClass::Hidden) s.wait_hidden_s += wait_s;
-  if (cls == WaitClass::Explicit) s.wait_explicit_s += wait_s;
+  if (wait_s > 0 && cls == WaitClass::Hidden) {
+    s.wait_hidden_s += wait_s;
+    ++s.hidden_calls;
+  }
+  if (wait_s > 0 && cls == WaitClass::Explicit) {
+    s.wait_explicit_s += wait_s;
+    ++s.explicit_calls;
+  }
   s.max_wait_s = std::max(s.max_wait_s, wait_s);
   ThreadStats& t = threads_[thread];
   t.thread = thread;
@@ -121,9 +127,30 @@ void Ledger::add_device_kernel(std::uint32_t id, const std::string& name,
   k.device_s += t;
   k.device_max_s = std::max(k.device_max_s, t);
   k.overlap_s += overlap_s;
-  if (k.launches > 1 && !same_shape(k.shape, d.shape)) ++k.shapes_changed;
+  k.times.add(t);
   k.shape = d.shape;
   k.stream = d.stream;
+  k.device_kind =
+      d.exec.kind != DeviceKind::Unknown ? d.exec.kind : DeviceKind::Cuda;
+  if (d.shape.known()) {
+    auto it = std::find_if(
+        k.shapes.begin(), k.shapes.end(), [&](const ShapeStats& s) {
+          return s.device == d.device && same_shape(s.shape, d.shape);
+        });
+    ShapeStats* s = nullptr;
+    if (it != k.shapes.end()) {
+      s = &*it;
+    } else if (k.shapes.size() < KernelStats::kMaxShapes) {
+      k.shapes.push_back(ShapeStats());
+      s = &k.shapes.back();
+      s->shape = d.shape;
+      s->device = d.device;
+    } else {
+      s = &k.other_shapes;
+    }
+    ++s->launches;
+    s->device_s += t;
+  }
   ++totals_.device_kernels;
   totals_.device_busy_s += t;
   totals_.overlap_s += overlap_s;
@@ -142,11 +169,14 @@ void Ledger::add_launch(std::uint32_t id, const std::string& name,
 }
 
 void Ledger::add_host_kernel(std::uint32_t id, const std::string& name,
-                             const std::string& raw, double duration_s) {
+                             const std::string& raw, double duration_s,
+                             DeviceKind where) {
   KernelStats& k = kernel(id, name, raw);
   ++k.calls;
   ++k.launches;
   k.device_s += duration_s;
+  k.times.add(duration_s);
+  if (where != DeviceKind::Unknown) k.device_kind = where;
   k.device_max_s = std::max(k.device_max_s, duration_s);
   ++totals_.host_kernels;
 }

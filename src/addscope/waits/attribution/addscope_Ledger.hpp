@@ -13,9 +13,18 @@
 #include <unordered_map>
 #include <vector>
 
+#include "addscope/waits/attribution/addscope_MedianSample.hpp"
 #include "addscope/waits/attribution/addscope_WaitRecords.hpp"
 
 namespace addscope {
+
+/// One launch shape of a kernel name on one device, over the run.
+struct ShapeStats {
+  LaunchShape shape;
+  std::uint32_t device = 0;
+  std::uint64_t launches = 0;
+  double device_s = 0;
+};
 
 /// One kernel name over the run.
 struct KernelStats {
@@ -29,9 +38,17 @@ struct KernelStats {
   double waited_explicit_s = 0;  ///< ... in the program's own fences
   double overlap_s = 0;          ///< host work done while it ran
   LaunchShape shape;             ///< the last launch's (device records only)
-  std::uint64_t shapes_changed =
-      0;  ///< launches whose shape differed from the one before
-  std::uint32_t stream = 0;  ///< the last launch's stream
+  std::uint32_t stream = 0;      ///< the last launch's stream
+  /// Where it ran (Unknown: a host kernel Kokkos 3.x did not place, see
+  /// SyncTracker::snapshot()).
+  DeviceKind device_kind = DeviceKind::Unknown;
+  /// Per launch: device time (host backends: host time in the call).
+  MedianSample times;
+  /// Distinct launch shapes (device records only), in the order first seen;
+  /// at most kMaxShapes, later ones are summed in other_shapes.
+  static constexpr std::size_t kMaxShapes = 8;
+  std::vector<ShapeStats> shapes;
+  ShapeStats other_shapes;  ///< its shape is unknown()
 };
 
 /// One call site: a kind, a name without sizes, the regions around it.
@@ -42,6 +59,7 @@ struct SiteStats {
   std::uint64_t calls = 0;
   double duration_s = 0;
   double wait_hidden_s = 0, wait_explicit_s = 0;
+  std::uint64_t hidden_calls = 0, explicit_calls = 0;  ///< calls that waited
   double max_wait_s = 0;
 };
 
@@ -107,7 +125,8 @@ class Ledger {
                          const std::string& raw, const DeviceKernel& k,
                          double overlap_s);
   void add_host_kernel(std::uint32_t kernel, const std::string& name,
-                       const std::string& raw, double duration_s);
+                       const std::string& raw, double duration_s,
+                       DeviceKind where = DeviceKind::Unknown);
   /// A Kokkos kernel launched on an asynchronous device.
   void add_launch(std::uint32_t kernel, const std::string& name,
                   const std::string& raw);

@@ -77,6 +77,8 @@ struct WaitShare {
 struct CallRecord {
   std::uint64_t id = 0;  ///< tracker id: later calls begin with larger ids
   std::string what;      ///< "deep_copy out_mirror<-out (Host<-Cuda, 4 B)"
+  std::string site;      ///< what groups it: "deep_copy out_mirror<-out
+                         ///< (Host<-Cuda)" (the ledger's SiteStats::site)
   CallKind kind = CallKind::Step;
   WaitClass wait_class = WaitClass::None;
   std::uint32_t thread = 0;  ///< host thread (0: the first to call)

@@ -1,8 +1,12 @@
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <unordered_map>
 
 #include "addscope/waits/output/addscope_Format.hpp"
 
@@ -11,36 +15,397 @@ namespace addscope {
 namespace {
 
 std::string plural(std::uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
+  return thousands((long long)n) + " " + (n == 1 ? one : many);
 }
 
-std::string shape_text(const LaunchShape& s) {
-  if (!s.known()) return "";
-  char b[96];
-  std::snprintf(b, sizeof b, "%lld x %lld", s.blocks(), s.threads_per_block());
+std::string percent(double f) {
+  char b[32];
+  const double p = 100 * f;
+  std::snprintf(b, sizeof b, p > 0 && p < 0.1 ? "%.2f%%" : "%.1f%%", p);
   return b;
 }
 
-void write_wait(std::ostream& os, const CallRecord& c) {
-  os << "    " << format_attribution(c) << "\n";
-  std::string where;
+std::string fraction_words(double f) {
+  if (f > 0) {
+    const double inv = 1 / f;
+    if (std::fabs(inv - std::round(inv)) < 1e-9 && inv <= 1000)
+      return "1/" + std::to_string((long long)std::round(inv));
+  }
+  return percent(f);
+}
+
+// Each kernel with its shapes judged, and a way to find it from a wait.
+struct KernelView {
+  const KernelStats* k = nullptr;
+  std::vector<ShapeVerdict> shapes;  // most device time first
+  bool starved = false;
+  double share = 0;  // of all kernels' time
+};
+struct Analysis {
+  double busy_s = 0;
+  std::vector<KernelView> kernels;  // in w.kernels' order
+  std::unordered_map<std::string, std::size_t> by_raw;
+  const KernelView* find(const std::string& raw) const {
+    auto it = by_raw.find(raw);
+    return it == by_raw.end() ? nullptr : &kernels[it->second];
+  }
+};
+
+Analysis analyze(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
+  Analysis a;
+  if (w.mode == WaitsMode::Device) {
+    a.busy_s = w.totals.device_busy_s;
+  } else {
+    for (const auto& k : w.kernels) a.busy_s += k.device_s;
+  }
+  a.kernels.reserve(w.kernels.size());
+  for (const auto& k : w.kernels) {
+    KernelView v;
+    v.k = &k;
+    v.shapes = judge_shapes(k, w.devices, a.busy_s, opt.starved);
+    for (const auto& s : v.shapes) v.starved = v.starved || s.starved;
+    v.share = a.busy_s > 0 ? k.device_s / a.busy_s : 0;
+    a.by_raw.emplace(k.raw_name, a.kernels.size());
+    a.kernels.push_back(std::move(v));
+  }
+  return a;
+}
+
+// ", launched as 1 x 1 (starved)" for the kernel a call waited for.
+std::string launch_note(const Analysis& a, const WaitShare& s) {
+  const KernelView* v = a.find(s.kernel_raw);
+  if (!v || v->shapes.empty()) return "";
+  const ShapeVerdict& d = v->shapes.front();
+  std::string n = "launched as " + shape_short(d.stats.shape);
+  if (v->shapes.size() > 1 || v->k->other_shapes.launches > 0)
+    n += " and other shapes";
+  if (d.starved) n += " (starved)";
+  return n;
+}
+
+// "deep_copy x waited 562.4 ms for K, launched as 1 x 1 (starved)".
+std::string wait_line(const Analysis& a, const CallRecord& c) {
+  std::string line = c.what + " waited " + (c.wait_is_bound ? "up to " : "") +
+                     format_seconds(c.wait_s) + " for ";
+  if (c.waited_for.size() == 1) {
+    line += c.waited_for[0].kernel;
+    const std::string n = launch_note(a, c.waited_for[0]);
+    if (!n.empty()) line += ", " + n;
+    return line;
+  }
+  for (std::size_t i = 0; i < c.waited_for.size(); ++i) {
+    const auto& s = c.waited_for[i];
+    if (i) line += i + 1 == c.waited_for.size() ? " and " : ", ";
+    line += s.kernel + " (" + format_seconds(s.wait_s);
+    const std::string n = launch_note(a, s);
+    if (!n.empty()) line += ", " + n;
+    line += ")";
+  }
+  return line;
+}
+
+std::string where_line(const CallRecord& c) {
+  std::string where = format_seconds(c.duration_s()) + " in all, " +
+                      format_seconds(c.own_s()) + " its own; " +
+                      call_kind_name(c.kind);
   auto add = [&](const std::string& s) {
-    if (s.empty()) return;
-    where += where.empty() ? "" : "; ";
-    where += s;
+    if (!s.empty()) where += ", " + s;
   };
   add(c.context);
   if (!c.via.empty() && c.via != c.what) add("blocked in " + c.via);
   if (!c.regions.empty()) add("in region " + c.regions);
   add("host thread " + std::to_string(c.thread));
-  os << "      " << call_kind_name(c.kind) << ", " << where << "\n";
+  return where;
+}
+
+bool same_site(const SiteStats& s, const CallRecord& c) {
+  return s.kind == c.kind && s.site == c.site && s.regions == c.regions;
+}
+
+void write_sites(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
+                 const WaitsReportOptions& opt, WaitClass cls) {
+  const bool hidden = cls == WaitClass::Hidden;
+  const double total = hidden ? w.totals.hidden_s : w.totals.explicit_s;
+  std::vector<const SiteStats*> sites;
+  for (const auto& s : w.sites)
+    if ((hidden ? s.wait_hidden_s : s.wait_explicit_s) > 0) sites.push_back(&s);
+  auto wait_of = [&](const SiteStats* s) {
+    return hidden ? s->wait_hidden_s : s->wait_explicit_s;
+  };
+  std::stable_sort(sites.begin(), sites.end(),
+                   [&](const SiteStats* x, const SiteStats* y) {
+                     return wait_of(x) > wait_of(y);
+                   });
+  char b[160];
+  std::snprintf(b, sizeof b, "    %8s %11s %11s %7s  %s\n", "calls", "total",
+                "mean", "share", "call site");
+  os << b;
+  std::size_t shown = 0, below = 0, beyond = 0;
+  for (const SiteStats* s : sites) {
+    const double t = wait_of(s);
+    if (t < opt.threshold_s) {
+      ++below;
+      continue;
+    }
+    if (shown >= opt.top) {
+      ++beyond;
+      continue;
+    }
+    ++shown;
+    const std::uint64_t n = hidden ? s->hidden_calls : s->explicit_calls;
+    std::string site = s->site;
+    if (!s->regions.empty()) site += "  [in region " + s->regions + "]";
+    std::snprintf(b, sizeof b, "    %8s %11s %11s %7s  ",
+                  thousands((long long)n).c_str(), format_seconds(t).c_str(),
+                  format_seconds(n ? t / double(n) : 0).c_str(),
+                  percent(total > 0 ? t / total : 0).c_str());
+    os << b << site << "\n";
+    // The longest of its calls kept with details (the JSON has up to 1000).
+    for (const auto& c : w.waits)
+      if (c.wait_class == cls && same_site(*s, c)) {
+        os << "             " << (n > 1 ? "longest: " : "") << wait_line(a, c)
+           << "\n";
+        os << "               " << where_line(c) << "\n";
+        break;
+      }
+  }
+  if (below + beyond > 0) {
+    os << "    ... ";
+    if (beyond) os << beyond << " more call sites";
+    if (beyond && below) os << ", ";
+    if (below)
+      os << below << (below == 1 ? " call site" : " call sites") << " under "
+         << format_seconds(opt.threshold_s);
+    os << " (ADDSCOPE_WAITS_TOP, ADDSCOPE_WAITS_THRESHOLD; all in the "
+          "JSON)\n";
+  }
+}
+
+void write_devices(std::ostream& os, const WaitsSnapshot& w) {
+  for (const auto& d : w.devices) {
+    if (!d.known()) continue;
+    os << "  device " << d.device << ": " << (d.name.empty() ? "?" : d.name)
+       << " (sm_" << d.cc_major << d.cc_minor << "), " << d.sms << " SMs x "
+       << thousands(d.max_threads_per_sm)
+       << " threads = " << thousands(d.resident_threads())
+       << " resident threads\n";
+  }
+}
+
+void write_shapes(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
+                  const WaitsReportOptions& opt) {
+  if (w.mode == WaitsMode::Host) {
+    os << "  launch shapes: a GPU matter (a host backend runs each kernel "
+          "inside its launch call); Kokkos' callbacks give each kernel's "
+          "name, calls and host time, below\n";
+    return;
+  }
+  if (w.mode == WaitsMode::KokkosOnly) {
+    os << "  launch shapes: need device records (CUPTI), which this run did "
+          "not have; Kokkos' callbacks give each kernel's name and calls, "
+          "below\n";
+    return;
+  }
+  bool any_shape = false, any_device = false;
+  for (const auto& v : a.kernels)
+    for (const auto& s : v.shapes) {
+      any_shape = true;
+      any_device = any_device || s.device;
+    }
+  if (!any_shape) return;
+  if (!any_device) {
+    os << "  starved launches: not judged (what the device can hold is "
+          "unknown: the CUDA driver did not say)\n";
+    return;
+  }
+  std::vector<std::pair<double, std::string>> lines;
+  for (const auto& v : a.kernels)
+    for (const auto& s : v.shapes)
+      if (s.starved)
+        lines.push_back({s.stats.device_s, starved_line(v.k->name, s)});
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const std::pair<double, std::string>& x,
+                      const std::pair<double, std::string>& y) {
+                     return x.first > y.first;
+                   });
+  os << "  starved launches (" << starvation_rule_words(opt.starved) << "): ";
+  if (lines.empty()) {
+    os << "none\n";
+    return;
+  }
+  os << lines.size() << "\n";
+  std::size_t shown = 0;
+  for (const auto& l : lines) {
+    if (shown++ >= opt.top) {
+      os << "    ... " << lines.size() - opt.top << " more in the JSON\n";
+      break;
+    }
+    os << "    " << l.second << "\n";
+  }
+}
+
+void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
+                   const WaitsReportOptions& opt) {
+  if (w.kernels.empty()) return;
+  const bool device = w.mode == WaitsMode::Device;
+  const bool host = w.mode == WaitsMode::Host;
+  os << "  kernels by "
+     << (device ? "device time"
+         : host ? "host time"
+                : "calls (no device times)");
+  if (w.kernels.size() > opt.top)
+    os << " (top " << opt.top << " of " << w.kernels.size() << ")";
+  os << ":\n";
+  char b[256];
+  if (device)
+    std::snprintf(b, sizeof b,
+                  "    %8s %11s %11s %11s %7s  %-16s %-18s %5s  %s\n",
+                  "launches", "total", "mean", "median", "share",
+                  "grid x block", "threads in flight", "occ.", "kernel");
+  else if (host)
+    std::snprintf(b, sizeof b, "    %8s %11s %11s %11s %7s  %-8s  %s\n",
+                  "calls", "total", "mean", "median", "share", "space",
+                  "kernel");
+  else
+    std::snprintf(b, sizeof b, "    %8s  %s\n", "calls", "kernel");
+  os << b;
+  // Kokkos-only: no times, most calls first.
+  std::vector<const KernelView*> order;
+  for (const auto& v : a.kernels) order.push_back(&v);
+  if (!device && !host)
+    std::stable_sort(order.begin(), order.end(),
+                     [](const KernelView* x, const KernelView* y) {
+                       return x->k->calls > y->k->calls;
+                     });
+  std::size_t shown = 0;
+  for (const KernelView* v : order) {
+    if (shown++ >= opt.top) break;
+    const KernelStats& k = *v->k;
+    const std::uint64_t n = k.launches ? k.launches : k.calls;
+    std::string extra;
+    auto add = [&](const std::string& s) {
+      if (s.empty()) return;
+      extra += extra.empty() ? "" : "; ";
+      extra += s;
+    };
+    if (device) {
+      std::string shape = "-", flight = "-", occ = "-";
+      if (!v->shapes.empty()) {
+        const ShapeVerdict& d = v->shapes.front();
+        shape = shape_short(d.stats.shape);
+        if (d.device) {
+          flight = thousands(d.occupancy.threads_in_flight) + " (" +
+                   percent(d.occupancy.in_flight_fraction()) + ")";
+          char o[16];
+          std::snprintf(o, sizeof o, "%.0f%%", 100 * d.occupancy.theoretical);
+          occ = o;
+        }
+      }
+      std::snprintf(
+          b, sizeof b, "    %8s %11s %11s %11s %7s  %-16s %-18s %5s  ",
+          thousands((long long)n).c_str(),
+          k.launches ? format_seconds(k.device_s).c_str() : "-",
+          k.launches ? format_seconds(k.device_s / k.launches).c_str() : "-",
+          k.launches ? format_seconds(k.times.median()).c_str() : "-",
+          k.launches ? percent(v->share).c_str() : "-", shape.c_str(),
+          flight.c_str(), occ.c_str());
+      if (v->starved) add("STARVED");
+      const std::size_t more = v->shapes.size() - (v->shapes.empty() ? 0 : 1) +
+                               (k.other_shapes.launches > 0 ? 1 : 0);
+      if (more > 0)
+        add("+" + std::to_string(more) +
+            (more == 1 ? " other shape" : " other shapes"));
+      if (k.launches == 0 && k.calls > 0)
+        add("no device kernel recorded (a memset, a copy or nothing)");
+    } else if (host) {
+      std::snprintf(
+          b, sizeof b, "    %8s %11s %11s %11s %7s  %-8s  ",
+          thousands((long long)n).c_str(), format_seconds(k.device_s).c_str(),
+          format_seconds(n ? k.device_s / n : 0).c_str(),
+          format_seconds(k.times.median()).c_str(), percent(v->share).c_str(),
+          k.device_kind == DeviceKind::Unknown
+              ? "host"
+              : device_kind_name(k.device_kind));
+    } else {
+      std::snprintf(b, sizeof b, "    %8s  ", thousands((long long)n).c_str());
+    }
+    os << b << k.name;
+    const double waited = k.waited_hidden_s + k.waited_explicit_s;
+    if (waited > 0)
+      add("waited for " + format_seconds(waited) +
+          (k.waited_hidden_s > 0
+               ? " (" + format_seconds(k.waited_hidden_s) + " hidden)"
+               : std::string()));
+    if (k.overlap_s > 0) add("overlapped " + format_seconds(k.overlap_s));
+    if (!extra.empty()) os << "  [" << extra << "]";
+    os << "\n";
+  }
+  if (w.kernels.size() > opt.top)
+    os << "    ... " << w.kernels.size() - opt.top
+       << " more kernels in the JSON (ADDSCOPE_WAITS_TOP)\n";
+}
+
+void write_regions(std::ostream& os, const WaitsSnapshot& w) {
+  struct R {
+    double hidden = 0, expl = 0;
+    std::uint64_t calls = 0;
+  };
+  std::map<std::string, R> regions;
+  for (const auto& s : w.sites) {
+    if (s.regions.empty() || s.wait_hidden_s + s.wait_explicit_s <= 0) continue;
+    R& r = regions[s.regions];
+    r.hidden += s.wait_hidden_s;
+    r.expl += s.wait_explicit_s;
+    r.calls += s.hidden_calls + s.explicit_calls;
+  }
+  if (regions.empty()) return;
+  std::vector<std::pair<std::string, R>> v(regions.begin(), regions.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& x, const auto& y) {
+    return x.second.hidden + x.second.expl > y.second.hidden + y.second.expl;
+  });
+  os << "  waits by region (profiling regions, addscope::WaitScope):\n";
+  char b[160];
+  std::snprintf(b, sizeof b, "    %8s %11s %11s  %s\n", "calls", "hidden",
+                "explicit", "region");
+  os << b;
+  for (const auto& r : v) {
+    std::snprintf(b, sizeof b, "    %8s %11s %11s  ",
+                  thousands((long long)r.second.calls).c_str(),
+                  format_seconds(r.second.hidden).c_str(),
+                  format_seconds(r.second.expl).c_str());
+    os << b << r.first << "\n";
+  }
 }
 
 }  // namespace
 
+std::string starvation_rule_words(const StarvationRule& r) {
+  return "fewer than " + fraction_words(r.max_in_flight) +
+         " of the resident threads in flight, at least " +
+         percent(r.min_share) + " of all kernel time and " +
+         format_seconds(r.min_s);
+}
+
+std::string starved_line(const std::string& kernel, const ShapeVerdict& v) {
+  std::string line = kernel + " ran as " + shape_words(v.stats.shape);
+  if (v.device) {
+    line +=
+        " (" + thousands(v.occupancy.threads_in_flight) + " of " +
+        thousands(v.occupancy.resident_threads) + " resident threads on this " +
+        (v.device->name.empty() ? std::string("device") : v.device->name) + ")";
+  }
+  line += ": " + format_seconds(v.stats.device_s);
+  if (v.stats.launches > 1)
+    line += " in " + thousands((long long)v.stats.launches) + " launches, " +
+            format_seconds(v.stats.device_s / double(v.stats.launches)) +
+            " each on average";
+  return line;
+}
+
 void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
                         const WaitsReportOptions& opt) {
   const WaitTotals& t = w.totals;
+  const Analysis a = analyze(w, opt);
   os << "addscope waits";
   if (w.rank >= 0) os << " (rank " << w.rank << ")";
   switch (w.mode) {
@@ -61,11 +426,12 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
   const std::uint64_t streams = w.streams.size();
   os << "  " << plural(t.launches + t.host_kernels, "kernel", "kernels");
   if (w.mode == WaitsMode::Device)
-    os << " (" << t.device_kernels << " device kernels on "
-       << plural(streams, "stream", "streams") << ", busy "
-       << format_seconds(t.device_busy_s) << ")";
+    os << " (" << thousands((long long)t.device_kernels)
+       << " device kernels on " << plural(streams, "stream", "streams")
+       << ", busy " << format_seconds(t.device_busy_s) << ")";
   os << ", " << plural(t.calls, "host call", "host calls") << " on "
      << plural(w.threads_seen, "thread", "threads") << "\n";
+  if (w.mode == WaitsMode::Device) write_devices(os, w);
 
   if (w.mode == WaitsMode::Host) {
     os << "  no call waited for device work\n";
@@ -88,60 +454,15 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
                       "mirrors, allocations, Kokkos' own fences, ...)"
                     : " (in fences the program wrote)")
          << "\n";
-      std::size_t shown = 0;
-      for (const auto& c : w.waits) {
-        if (c.wait_class != cls) continue;
-        if (shown++ >= opt.top_waits) {
-          os << "    ...\n";
-          break;
-        }
-        write_wait(os, c);
-      }
+      write_sites(os, w, a, opt, cls);
     }
     if (w.mode == WaitsMode::Device)
       os << "  overlap: host work ran during " << format_seconds(t.overlap_s)
          << " of kernel time (time saved by not waiting)\n";
   }
-  if (!w.kernels.empty()) {
-    os << "  kernels by "
-       << (w.mode == WaitsMode::Device ? "device time"
-           : w.mode == WaitsMode::Host ? "host time"
-                                       : "launches (no device times)")
-       << ":\n";
-    std::size_t shown = 0;
-    for (const auto& k : w.kernels) {
-      if (shown++ >= opt.top_kernels) {
-        os << "    ... (" << w.kernels.size() - opt.top_kernels
-           << " more in the JSON)\n";
-        break;
-      }
-      char head[64];
-      const std::uint64_t count = k.launches ? k.launches : k.calls;
-      std::snprintf(head, sizeof head, "%8llu x %10s",
-                    (unsigned long long)count,
-                    k.launches ? format_seconds(k.device_s).c_str()
-                    : w.mode == WaitsMode::Device ? "-"
-                                                  : "?");
-      os << "    " << head << "  " << k.name;
-      std::string extra;
-      if (k.shape.known()) extra += "launched " + shape_text(k.shape);
-      if (w.mode == WaitsMode::Device && k.launches == 0 && k.calls > 0)
-        extra += "no device kernel recorded (a memset, a copy or nothing)";
-      const double waited = k.waited_hidden_s + k.waited_explicit_s;
-      if (waited > 0) {
-        if (!extra.empty()) extra += ", ";
-        extra += "waited for " + format_seconds(waited);
-        if (k.waited_hidden_s > 0)
-          extra += " (" + format_seconds(k.waited_hidden_s) + " hidden)";
-      }
-      if (k.overlap_s > 0) {
-        if (!extra.empty()) extra += ", ";
-        extra += "overlapped " + format_seconds(k.overlap_s);
-      }
-      if (!extra.empty()) os << "  [" << extra << "]";
-      os << "\n";
-    }
-  }
+  write_shapes(os, w, a, opt);
+  write_kernels(os, w, a, opt);
+  write_regions(os, w);
   if (w.kernels_without_device_record > 0)
     os << "  note: " << w.kernels_without_device_record
        << " launches never got a device record\n";
@@ -153,18 +474,62 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
   }
 }
 
-std::string waits_json(const WaitsSnapshot& w) {
+namespace {
+nlohmann::json str_or_null(const std::string& s) {
+  return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+}
+nlohmann::json shape_json(const LaunchShape& s) {
+  return {{"grid", {s.grid[0], s.grid[1], s.grid[2]}},
+          {"block", {s.block[0], s.block[1], s.block[2]}},
+          {"blocks", s.blocks()},
+          {"threads_per_block", s.threads_per_block()},
+          {"registers", s.registers},
+          {"shared_static", s.shared_static},
+          {"shared_dynamic", s.shared_dynamic}};
+}
+}  // namespace
+
+std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
   using nlohmann::json;
+  const Analysis a = analyze(w, opt);
   json j;
-  j["schema"] = "addscope-waits/2";
+  j["schema"] = "addscope-waits/" + std::to_string(kWaitsJsonVersion);
+  j["version"] = kWaitsJsonVersion;
   j["clock"] =
-      "seconds on the steady clock since the tool was loaded; device "
-      "timestamps mapped onto it";
+      "seconds on the steady clock (CLOCK_MONOTONIC) since libaddscope_waits "
+      "was loaded; epoch_unix_s is that moment on the system clock; device "
+      "timestamps are mapped onto it";
+  j["epoch_unix_s"] = w.epoch_unix_s > 0 ? json(w.epoch_unix_s) : json(nullptr);
   j["mode"] = waits_mode_name(w.mode);
-  j["device_source"] = w.device_source;
+  j["device_source"] = str_or_null(w.device_source);
   j["kokkos_reports_fences"] =
       w.kokkos_fences < 0 ? json(nullptr) : json(w.kokkos_fences == 1);
   j["rank"] = w.rank < 0 ? json(nullptr) : json(w.rank);
+  j["options"] = {{"top", opt.top},
+                  {"threshold_s", opt.threshold_s},
+                  {"starved",
+                   {{"max_in_flight", opt.starved.max_in_flight},
+                    {"min_share", opt.starved.min_share},
+                    {"min_s", opt.starved.min_s}}}};
+  json devices = json::array();
+  for (const auto& d : w.devices)
+    devices.push_back(
+        {{"device", d.device},
+         {"name", str_or_null(d.name)},
+         {"compute_capability",
+          std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+         {"sms", d.sms},
+         {"warp_size", d.warp_size},
+         {"max_threads_per_sm", d.max_threads_per_sm},
+         {"max_threads_per_block", d.max_threads_per_block},
+         {"max_blocks_per_sm", d.max_blocks_per_sm},
+         {"registers_per_sm", d.registers_per_sm},
+         {"registers_per_block", d.registers_per_block},
+         {"shared_per_sm", d.shared_per_sm},
+         {"shared_per_block_optin", d.shared_per_block_optin},
+         {"reserved_shared_per_block", d.reserved_shared_per_block},
+         {"resident_threads", d.resident_threads()}});
+  j["devices"] = devices;
   const WaitTotals& t = w.totals;
   j["totals"] = {
       {"launches", t.launches},
@@ -179,75 +544,152 @@ std::string waits_json(const WaitsSnapshot& w) {
       {"device_busy_s", t.device_busy_s},
       {"threads", w.threads_seen},
       {"kernels_without_device_record", w.kernels_without_device_record}};
+
+  // Waits in time order; the longest first in `longest`.
+  std::vector<const CallRecord*> by_time;
+  for (const auto& c : w.waits) by_time.push_back(&c);
+  std::stable_sort(by_time.begin(), by_time.end(),
+                   [](const CallRecord* x, const CallRecord* y) {
+                     return x->begin_s != y->begin_s ? x->begin_s < y->begin_s
+                                                     : x->id < y->id;
+                   });
   json waits = json::array();
-  for (const auto& c : w.waits) {
+  for (const CallRecord* cp : by_time) {
+    const CallRecord& c = *cp;
     json wf = json::array();
-    for (const auto& s : c.waited_for)
+    for (const auto& s : c.waited_for) {
+      const KernelView* v = a.find(s.kernel_raw);
+      json shape = nullptr;
+      bool starved = false;
+      if (v && !v->shapes.empty()) {
+        shape = shape_short(v->shapes.front().stats.shape);
+        starved = v->shapes.front().starved;
+      }
       wf.push_back({{"kernel", s.kernel},
-                    {"kernel_raw", s.kernel_raw},
+                    {"kernel_raw", str_or_null(s.kernel_raw)},
                     {"wait_s", s.wait_s},
-                    {"stream", s.stream}});
-    waits.push_back(
-        {{"id", c.id},
-         {"what", c.what},
-         {"kind", call_kind_name(c.kind)},
-         {"class", wait_class_name(c.wait_class)},
-         {"thread", c.thread},
-         {"begin_s", c.begin_s},
-         {"duration_s", c.duration_s()},
-         {"wait_s", c.wait_s},
-         {"own_s", c.own_s()},
-         {"wait_is_bound", c.wait_is_bound},
-         {"regions", c.regions.empty() ? json(nullptr) : json(c.regions)},
-         {"context", c.context.empty() ? json(nullptr) : json(c.context)},
-         {"via", c.via.empty() ? json(nullptr) : json(c.via)},
-         {"waited_for", wf},
-         {"line", format_attribution(c)}});
+                    {"stream", s.stream},
+                    {"launched_as", shape},
+                    {"starved", starved}});
+    }
+    waits.push_back({{"id", c.id},
+                     {"what", c.what},
+                     {"site", str_or_null(c.site)},
+                     {"kind", call_kind_name(c.kind)},
+                     {"class", wait_class_name(c.wait_class)},
+                     {"thread", c.thread},
+                     {"begin_s", c.begin_s},
+                     {"duration_s", c.duration_s()},
+                     {"wait_s", c.wait_s},
+                     {"own_s", c.own_s()},
+                     {"wait_is_bound", c.wait_is_bound},
+                     {"regions", str_or_null(c.regions)},
+                     {"context", str_or_null(c.context)},
+                     {"via", str_or_null(c.via)},
+                     {"waited_for", wf},
+                     {"line", wait_line(a, c)}});
   }
   j["waits"] = waits;
-  json kernels = json::array();
-  for (const auto& k : w.kernels) {
-    json e = {{"name", k.name},
-              {"raw_name", k.raw_name},
-              {"calls", k.calls},
-              {"launches", k.launches},
-              {"device_s", k.device_s},
-              {"device_max_s", k.device_max_s},
-              {"waited_hidden_s", k.waited_hidden_s},
-              {"waited_explicit_s", k.waited_explicit_s},
-              {"overlap_s", k.overlap_s},
-              {"stream", k.stream},
-              {"shape", nullptr}};
-    if (k.shape.known())
-      e["shape"] = {
-          {"grid", {k.shape.grid[0], k.shape.grid[1], k.shape.grid[2]}},
-          {"block", {k.shape.block[0], k.shape.block[1], k.shape.block[2]}},
-          {"registers", k.shape.registers},
-          {"shared_static", k.shape.shared_static},
-          {"shared_dynamic", k.shape.shared_dynamic},
-          {"changed", k.shapes_changed}};
-    kernels.push_back(e);
-  }
-  j["kernels"] = kernels;
+  json longest = json::array();
+  for (std::size_t i = 0; i < w.waits.size() && i < opt.top; ++i)
+    longest.push_back(w.waits[i].id);
+  j["longest_waits"] = longest;
+
   json sites = json::array();
-  for (const auto& s : w.sites)
+  for (const auto& s : w.sites) {
+    const std::uint64_t n = s.hidden_calls + s.explicit_calls;
+    const double wait = s.wait_hidden_s + s.wait_explicit_s;
     sites.push_back(
         {{"kind", call_kind_name(s.kind)},
          {"site", s.site},
-         {"regions", s.regions.empty() ? json(nullptr) : json(s.regions)},
+         {"regions", str_or_null(s.regions)},
          {"calls", s.calls},
          {"duration_s", s.duration_s},
+         {"hidden_calls", s.hidden_calls},
          {"wait_hidden_s", s.wait_hidden_s},
+         {"hidden_share", t.hidden_s > 0 ? s.wait_hidden_s / t.hidden_s : 0.0},
+         {"explicit_calls", s.explicit_calls},
          {"wait_explicit_s", s.wait_explicit_s},
+         {"explicit_share",
+          t.explicit_s > 0 ? s.wait_explicit_s / t.explicit_s : 0.0},
+         {"mean_wait_s", n ? wait / double(n) : 0.0},
          {"max_wait_s", s.max_wait_s}});
+  }
   j["sites"] = sites;
+
+  json kernels = json::array();
+  json starved = json::array();
+  for (const auto& v : a.kernels) {
+    const KernelStats& k = *v.k;
+    json shapes = json::array();
+    for (const auto& s : v.shapes) {
+      json e = shape_json(s.stats.shape);
+      e["device"] = s.stats.device;
+      e["launches"] = s.stats.launches;
+      e["device_s"] = s.stats.device_s;
+      e["share"] = s.share;
+      if (s.device) {
+        e["blocks_per_sm"] = s.occupancy.blocks_per_sm;
+        e["limited_by"] = s.occupancy.limited_by;
+        e["occupancy"] = s.occupancy.theoretical;
+        e["threads_in_flight"] = s.occupancy.threads_in_flight;
+        e["resident_threads"] = s.occupancy.resident_threads;
+        e["in_flight_fraction"] = s.occupancy.in_flight_fraction();
+      } else {
+        for (const char* f :
+             {"blocks_per_sm", "limited_by", "occupancy", "threads_in_flight",
+              "resident_threads", "in_flight_fraction"})
+          e[f] = nullptr;
+      }
+      e["starved"] = s.starved;
+      shapes.push_back(e);
+      if (s.starved)
+        starved.push_back({{"kernel", k.name},
+                           {"shape", shape_short(s.stats.shape)},
+                           {"device_s", s.stats.device_s},
+                           {"launches", s.stats.launches},
+                           {"threads_in_flight", s.occupancy.threads_in_flight},
+                           {"resident_threads", s.occupancy.resident_threads},
+                           {"line", starved_line(k.name, s)}});
+    }
+    json e = {
+        {"name", k.name},
+        {"raw_name", str_or_null(k.raw_name)},
+        {"device", k.device_kind == DeviceKind::Unknown
+                       ? json(nullptr)
+                       : json(device_kind_name(k.device_kind))},
+        {"calls", k.calls},
+        {"launches", k.launches},
+        {"device_s", k.device_s},
+        {"mean_s", k.launches ? k.device_s / double(k.launches) : 0.0},
+        {"median_s", k.times.count() ? json(k.times.median()) : json(nullptr)},
+        {"median_exact", k.times.exact()},
+        {"device_max_s", k.device_max_s},
+        {"share", v.share},
+        {"waited_hidden_s", k.waited_hidden_s},
+        {"waited_explicit_s", k.waited_explicit_s},
+        {"overlap_s", k.overlap_s},
+        {"stream", k.launches && w.mode == WaitsMode::Device ? json(k.stream)
+                                                             : json(nullptr)},
+        {"starved", v.starved},
+        {"shapes", shapes},
+        {"other_shapes", k.other_shapes.launches
+                             ? json{{"launches", k.other_shapes.launches},
+                                    {"device_s", k.other_shapes.device_s}}
+                             : json(nullptr)}};
+    kernels.push_back(e);
+  }
+  j["kernels"] = kernels;
+  j["starved"] = starved;
   json streams = json::array();
   for (const auto& s : w.streams)
-    streams.push_back({{"device", s.device},
-                       {"stream", s.stream},
-                       {"kokkos_instance", s.exec.instance},
-                       {"kernels", s.kernels},
-                       {"busy_s", s.busy_s}});
+    streams.push_back(
+        {{"device", s.device},
+         {"stream", s.stream},
+         {"kokkos_instance",
+          s.exec.instance ? json(s.exec.instance) : json(nullptr)},
+         {"kernels", s.kernels},
+         {"busy_s", s.busy_s}});
   j["streams"] = streams;
   json threads = json::array();
   for (const auto& s : w.threads)
@@ -256,7 +698,8 @@ std::string waits_json(const WaitsSnapshot& w) {
                        {"wait_hidden_s", s.wait_hidden_s},
                        {"wait_explicit_s", s.wait_explicit_s}});
   j["threads"] = threads;
-  j["trace"] = w.trace_path.empty() ? json(nullptr) : json(w.trace_path);
+  j["trace"] = str_or_null(w.trace_path);
+  j["trace_events_dropped"] = w.trace_events_dropped;
   return j.dump(2);
 }
 

@@ -4,11 +4,17 @@
 //   Kokkos 3.x:  KOKKOS_PROFILE_LIBRARY=/path/libaddscope_waits.so ./app
 //   Kokkos 4.x+: KOKKOS_TOOLS_LIBS=/path/libaddscope_waits.so ./app
 //                (or ./app --kokkos-tools-libs=/path/libaddscope_waits.so)
-// At finalize it prints the calls that waited (hidden waits first).
+// At finalize it prints the calls that waited (hidden waits first), grouped
+// by call site, the starved launches and the kernels (README: "Find hidden
+// waits in your own Kokkos program" has the table of every variable).
+//   ADDSCOPE_WAITS_OUTPUT=path the text report goes there, not to stderr
 //   ADDSCOPE_WAITS_JSON=path   also writes the report as JSON
 //   ADDSCOPE_WAITS_TRACE=path  writes a Chrome trace (Perfetto,
 //   chrome://tracing)
 //   (%p in a path: the process id; %r: the MPI rank)
+//   ADDSCOPE_WAITS_TOP, _THRESHOLD, _STARVED_THREADS, _STARVED_SHARE,
+//   _STARVED_MIN               what the report lists (output/
+//                              addscope_WaitsOptions.hpp)
 //   ADDSCOPE_WAITS_DEVICE=none never use CUPTI (waits become bounds)
 //   ADDSCOPE_CUPTI_LIB=path    the libcupti to open
 // It asks Kokkos for no global fences (requires_global_fencing = false) and
@@ -20,11 +26,13 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/output/addscope_OutputPath.hpp"
+#include "addscope/waits/output/addscope_WaitsReport.hpp"
 
 namespace {
 
@@ -92,6 +100,14 @@ void kokkosp_init_library(int, std::uint64_t interface_version, std::uint32_t,
   }
 }
 
+// Kokkos declares its configuration to tools: "Default Device" names its
+// default execution space (where Kokkos 3.x's View initializations run when
+// it is a host space).
+void kokkosp_declare_metadata(const char* key, const char* value) {
+  if (key && value && std::strcmp(key, "Default Device") == 0)
+    tracker().set_default_device(value);
+}
+
 void kokkosp_request_tool_settings(std::uint32_t n, ToolSettings* s) {
   // Global fences around every kernel would move the very waits we look for.
   if (n >= 1 && s) s->requires_global_fencing = false;
@@ -99,11 +115,24 @@ void kokkosp_request_tool_settings(std::uint32_t n, ToolSettings* s) {
 
 void kokkosp_finalize_library() {
   tracker().finish();
-  tracker().write_report(std::cerr);
+  std::vector<std::string> warnings;
+  const addscope::WaitsReportOptions opt =
+      addscope::waits_options_from_environment(&warnings);
+  for (const auto& w : warnings) std::cerr << "addscope waits: " << w << "\n";
+  const addscope::WaitsSnapshot snap = tracker().snapshot();
+  if (opt.output.empty()) {
+    addscope::write_waits_report(std::cerr, snap, opt);
+  } else {
+    std::ostringstream text;
+    addscope::write_waits_report(text, snap, opt);
+    const std::string path = addscope::expand_output_path(opt.output);
+    write_file("ADDSCOPE_WAITS_OUTPUT", path, text.str());
+    std::cerr << "addscope waits: report in " << path << "\n";
+  }
   if (const char* p = std::getenv("ADDSCOPE_WAITS_JSON"))
     if (*p)
       write_file("ADDSCOPE_WAITS_JSON", addscope::expand_output_path(p),
-                 tracker().report_json());
+                 addscope::waits_json(snap, opt));
   tracker().set_fed_by_kokkos_tools(false);
 }
 

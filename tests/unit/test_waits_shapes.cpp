@@ -1,0 +1,525 @@
+// Launch shapes and starved launches: the CUDA occupancy rules (by hand for
+// an H200 and against NVIDIA's own cuda_occupancy.h where it is installed),
+// the starved-launch rule on synthetic kernel records (starved, healthy,
+// huge grids, tiny kernels, mixed shapes under one name, the boundaries),
+// the bounded median, the report's options from the environment.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "addscope/waits/attribution/addscope_MedianSample.hpp"
+#include "addscope/waits/attribution/addscope_Occupancy.hpp"
+#include "addscope/waits/attribution/addscope_Starvation.hpp"
+#include "addscope/waits/output/addscope_WaitsOptions.hpp"
+#include "addscope/waits/output/addscope_WaitsReport.hpp"
+#include "waits_sim.hpp"
+
+#if defined(__has_include)
+#if __has_include(<cuda_occupancy.h>)
+#define ADDSCOPE_HAVE_CUDA_OCCUPANCY 1
+#include <cuda_occupancy.h>
+#endif
+#endif
+
+using addscope::DeviceCapacity;
+using addscope::LaunchShape;
+using addscope::Occupancy;
+using addscope::StarvationRule;
+using addscope_test::WaitsSim;
+
+namespace {
+
+// What the CUDA driver reports for an NVIDIA H200 (sm_90).
+DeviceCapacity h200() {
+  DeviceCapacity d;
+  d.device = 0;
+  d.name = "NVIDIA H200";
+  d.cc_major = 9;
+  d.cc_minor = 0;
+  d.sms = 132;
+  d.warp_size = 32;
+  d.max_threads_per_sm = 2048;
+  d.max_threads_per_block = 1024;
+  d.max_blocks_per_sm = 32;
+  d.registers_per_sm = 65536;
+  d.registers_per_block = 65536;
+  d.shared_per_sm = 233472;           // 228 KiB
+  d.shared_per_block_optin = 232448;  // 227 KiB
+  d.reserved_shared_per_block = 1024;
+  return d;
+}
+
+LaunchShape shape(long long grid, int block, unsigned regs = 16,
+                  int shared = 0) {
+  LaunchShape s;
+  s.grid[0] = int(std::min<long long>(grid, INT_MAX));
+  s.grid[1] = s.grid[2] = 1;
+  s.block[0] = block;
+  s.block[1] = s.block[2] = 1;
+  s.registers = regs;
+  s.shared_static = shared;
+  return s;
+}
+
+}  // namespace
+
+// ---- occupancy, computed by hand ------------------------------------------
+
+TEST(WaitsOccupancy, OneBlockOfOneThread) {
+  // 1 warp per block; 32 blocks per SM at most; registers (16 x 32 = 512 per
+  // warp, 16384 per sub-partition: 32 warps each, 128 per SM) and shared
+  // memory (the 1 KiB reserve: 228 blocks) allow more.
+  const Occupancy o = addscope::occupancy(h200(), shape(1, 1));
+  EXPECT_EQ(o.limit_warps, 64);
+  EXPECT_EQ(o.limit_blocks, 32);
+  EXPECT_EQ(o.limit_registers, 128);
+  EXPECT_EQ(o.limit_shared, 228);
+  EXPECT_EQ(o.blocks_per_sm, 32);
+  EXPECT_STREQ(o.limited_by, "blocks");
+  EXPECT_DOUBLE_EQ(o.theoretical, 0.5);  // 32 of 64 warps
+  EXPECT_EQ(o.threads_in_flight, 1);
+  EXPECT_EQ(o.resident_threads, 270336);
+}
+
+TEST(WaitsOccupancy, KokkosThreeFourRangePolicyAdd) {
+  // 64-thread blocks over 10^7 elements: 156,250 blocks, 32 per SM (warps
+  // and blocks bind together), every resident thread busy.
+  const Occupancy o = addscope::occupancy(h200(), shape(156250, 64));
+  EXPECT_EQ(o.limit_warps, 32);
+  EXPECT_EQ(o.limit_blocks, 32);
+  EXPECT_EQ(o.blocks_per_sm, 32);
+  EXPECT_STREQ(o.limited_by, "warps");
+  EXPECT_DOUBLE_EQ(o.theoretical, 1.0);
+  EXPECT_EQ(o.threads_in_flight, 270336);
+  EXPECT_DOUBLE_EQ(o.in_flight_fraction(), 1.0);
+}
+
+TEST(WaitsOccupancy, RegistersBind) {
+  // 256 threads x 64 registers: 2048 registers per warp, 8 warps per
+  // sub-partition, 32 per SM: 4 blocks of 8 warps = half the SM.
+  const Occupancy o = addscope::occupancy(h200(), shape(1000, 256, 64));
+  EXPECT_EQ(o.limit_registers, 4);
+  EXPECT_EQ(o.blocks_per_sm, 4);
+  EXPECT_STREQ(o.limited_by, "registers");
+  EXPECT_DOUBLE_EQ(o.theoretical, 0.5);
+  EXPECT_EQ(o.threads_in_flight, 132LL * 4 * 256);  // 528 of 1000 blocks
+}
+
+TEST(WaitsOccupancy, RegistersRoundUpToTheAllocationUnit) {
+  // 40 registers: 1280 per warp (a multiple of 256); 41: 1312 -> 1536.
+  EXPECT_EQ(addscope::occupancy(h200(), shape(1, 128, 40)).limit_registers,
+            12);  // 16384 / 1280 = 12 warps per part, 48 per SM / 4
+  EXPECT_EQ(addscope::occupancy(h200(), shape(1, 128, 41)).limit_registers,
+            10);  // 16384 / 1536 = 10, 40 / 4
+}
+
+TEST(WaitsOccupancy, SharedMemoryBinds) {
+  // 128 threads with 48 KiB static shared memory: 49152 + 1024 reserved =
+  // 50176 bytes per block, 4 blocks in 228 KiB: 16 of 64 warps.
+  const Occupancy o = addscope::occupancy(h200(), shape(10000, 128, 32, 49152));
+  EXPECT_EQ(o.limit_shared, 4);
+  EXPECT_EQ(o.blocks_per_sm, 4);
+  EXPECT_STREQ(o.limited_by, "shared memory");
+  EXPECT_DOUBLE_EQ(o.theoretical, 0.25);
+  EXPECT_EQ(o.threads_in_flight, 132LL * 4 * 128);
+}
+
+TEST(WaitsOccupancy, ImpossibleShapesStillCountOneBlock) {
+  // 1024 threads x 255 registers cannot launch; a record that says so ran
+  // at least one block per SM.
+  const Occupancy o = addscope::occupancy(h200(), shape(10, 1024, 255));
+  EXPECT_EQ(o.limit_registers, 0);
+  EXPECT_EQ(o.blocks_per_sm, 1);
+  EXPECT_STREQ(o.limited_by, "registers");
+  // Unknown register count: registers do not bind.
+  EXPECT_EQ(addscope::occupancy(h200(), shape(1, 32, 0)).limit_registers,
+            INT_MAX);
+  // Unknown device or shape: all zero.
+  EXPECT_EQ(addscope::occupancy(DeviceCapacity(), shape(1, 1)).blocks_per_sm,
+            0);
+  EXPECT_EQ(addscope::occupancy(h200(), LaunchShape()).threads_in_flight, 0);
+}
+
+TEST(WaitsOccupancy, HugeGridsDoNotOverflow) {
+  LaunchShape s = shape(INT_MAX, 1024, 32);
+  s.grid[1] = 65535;
+  s.grid[2] = 65535;
+  const Occupancy o = addscope::occupancy(h200(), s);
+  EXPECT_EQ(o.blocks_per_sm, 2);
+  EXPECT_EQ(o.threads_in_flight, 270336);
+  EXPECT_EQ(
+      addscope::shape_short(s),
+      addscope::thousands((long long)INT_MAX * 65535 * 65535) + " x 1,024");
+}
+
+TEST(WaitsOccupancy, Words) {
+  EXPECT_EQ(addscope::thousands(270336), "270,336");
+  EXPECT_EQ(addscope::thousands(999), "999");
+  EXPECT_EQ(addscope::thousands(1000), "1,000");
+  EXPECT_EQ(addscope::thousands(-1234567), "-1,234,567");
+  EXPECT_EQ(addscope::shape_words(shape(1, 1)), "1 block x 1 thread");
+  EXPECT_EQ(addscope::shape_words(shape(78125, 128)),
+            "78,125 blocks x 128 threads");
+  LaunchShape s = shape(4, 8);
+  s.grid[1] = 2;
+  s.block[1] = 4;
+  EXPECT_EQ(addscope::shape_short(s), "8 x 32");
+}
+
+#ifdef ADDSCOPE_HAVE_CUDA_OCCUPANCY
+// NVIDIA's occupancy calculator (cuda_occupancy.h, host code from the CUDA
+// toolkit) for sm_90 over block sizes, register counts and shared memory.
+TEST(WaitsOccupancy, AgreesWithCudaOccupancyHeader) {
+  const DeviceCapacity d = h200();
+  cudaOccDeviceProp p;
+  p.computeMajor = d.cc_major;
+  p.computeMinor = d.cc_minor;
+  p.maxThreadsPerBlock = d.max_threads_per_block;
+  p.maxThreadsPerMultiprocessor = d.max_threads_per_sm;
+  p.regsPerBlock = d.registers_per_block;
+  p.regsPerMultiprocessor = d.registers_per_sm;
+  p.warpSize = d.warp_size;
+  p.sharedMemPerBlock = 48 * 1024;
+  p.sharedMemPerMultiprocessor = std::size_t(d.shared_per_sm);
+  p.numSms = d.sms;
+  p.sharedMemPerBlockOptin = std::size_t(d.shared_per_block_optin);
+  p.reservedSharedMemPerBlock = std::size_t(d.reserved_shared_per_block);
+  cudaOccDeviceState state;
+  int compared = 0;
+  for (int block :
+       {1, 31, 32, 33, 64, 96, 128, 160, 192, 256, 384, 512, 640, 768, 1024})
+    for (int regs :
+         {0, 8, 16, 24, 32, 40, 41, 48, 64, 72, 96, 128, 168, 200, 255})
+      for (int smem :
+           {0, 100, 1000, 4096, 16384, 49152, 65536, 102400, 200000, 232448}) {
+        cudaOccFuncAttributes a;
+        a.maxThreadsPerBlock = 1024;
+        a.numRegs = regs;
+        a.sharedSizeBytes = std::size_t(smem);
+        a.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+        a.maxDynamicSharedSizeBytes = std::size_t(d.shared_per_block_optin);
+        a.numBlockBarriers = 1;
+        cudaOccResult r;
+        ASSERT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&r, &p, &a, &state,
+                                                          block, 0),
+                  CUDA_OCC_SUCCESS);
+        const Occupancy o =
+            addscope::occupancy(d, shape(1, block, unsigned(regs), smem));
+        const int theirs = r.activeBlocksPerMultiprocessor;
+        // A shape that cannot launch (theirs 0) counts one block here.
+        EXPECT_EQ(o.blocks_per_sm, std::max(1, theirs))
+            << block << " threads, " << regs << " registers, " << smem
+            << " B shared";
+        ++compared;
+      }
+  EXPECT_EQ(compared, 15 * 15 * 10);
+}
+#endif
+
+// ---- the starved-launch rule on synthetic records --------------------------
+
+namespace {
+
+// A run on a synthetic H200: kernels with the given shapes and device times,
+// one after another, no waits.
+struct ShapeRun {
+  WaitsSim s{true};
+  double t = 0;
+  ShapeRun() {
+    addscope::TrackerOptions o;
+    o.clock = s.clock;
+    o.device_records_by_hand = true;
+    o.query_devices = [] { return std::vector<DeviceCapacity>{h200()}; };
+    s.t.reset(new addscope::SyncTracker(o));
+  }
+  void kernel(const std::string& name, int grid, int block, double seconds,
+              int times = 1) {
+    for (int i = 0; i < times; ++i) {
+      const auto k = s.launch(name, t, t + 1e-6);
+      s.ran(k, 7, t + 2e-6, t + 2e-6 + seconds, grid, block);
+      t += 4e-6 + seconds;
+    }
+  }
+  addscope::WaitsSnapshot done() { return s.done(); }
+};
+
+nlohmann::json json_of(const addscope::WaitsSnapshot& w,
+                       const addscope::WaitsReportOptions& o = {}) {
+  return nlohmann::json::parse(addscope::waits_json(w, o));
+}
+const nlohmann::json& kernel_json(const nlohmann::json& j,
+                                  const std::string& name) {
+  for (const auto& k : j["kernels"])
+    if (k["name"] == name) return k;
+  static const nlohmann::json none;
+  ADD_FAILURE() << "no kernel " << name;
+  return none;
+}
+std::string report_of(const addscope::WaitsSnapshot& w,
+                      const addscope::WaitsReportOptions& o = {}) {
+  std::ostringstream os;
+  addscope::write_waits_report(os, w, o);
+  return os.str();
+}
+
+}  // namespace
+
+TEST(WaitsStarved, OneThreadLaunchIsNamed) {
+  ShapeRun r;
+  r.kernel("user::fill", 78125, 128, 50e-6);
+  r.kernel("user::slow_add[1x1]", 1, 1, 0.599);
+  const auto w = r.done();
+  const auto j = json_of(w);
+  EXPECT_TRUE(kernel_json(j, "user::slow_add[1x1]")["starved"].get<bool>());
+  EXPECT_FALSE(kernel_json(j, "user::fill")["starved"].get<bool>());
+  ASSERT_EQ(j["starved"].size(), 1u);
+  EXPECT_EQ(j["starved"][0]["line"],
+            "user::slow_add[1x1] ran as 1 block x 1 thread (1 of 270,336 "
+            "resident threads on this NVIDIA H200): 599.0 ms");
+  const auto& sh = kernel_json(j, "user::slow_add[1x1]")["shapes"][0];
+  EXPECT_EQ(sh["threads_in_flight"], 1);
+  EXPECT_EQ(sh["resident_threads"], 270336);
+  EXPECT_EQ(sh["blocks_per_sm"], 32);
+  const std::string text = report_of(w);
+  EXPECT_NE(text.find("starved launches (fewer than 1/8 of the resident "
+                      "threads in flight, at least 1.0% of all kernel time "
+                      "and 1.0 ms): 1\n    user::slow_add[1x1] ran as 1 "
+                      "block x 1 thread (1 of 270,336 resident threads on "
+                      "this NVIDIA H200): 599.0 ms\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("device 0: NVIDIA H200 (sm_90), 132 SMs x 2,048 "
+                      "threads = 270,336 resident threads"),
+            std::string::npos)
+      << text;
+}
+
+TEST(WaitsStarved, HealthyAndHugeGridsAreNot) {
+  ShapeRun r;
+  r.kernel("healthy", 78125, 128, 0.05, 10);
+  LaunchShape huge = shape(INT_MAX, 1024, 32);
+  huge.grid[1] = 1000;
+  {
+    const auto k = r.s.launch("huge", r.t, r.t + 1e-6);
+    addscope::Impl::DeviceKernelRecord rec;
+    rec.correlation = k.corr;
+    rec.stream = 7;
+    rec.start_s = r.t + 2e-6;
+    rec.end_s = r.t + 2.0;
+    rec.shape = huge;
+    std::vector<addscope::Impl::DeviceKernelRecord> v{rec};
+    r.s.t->on_device_kernels(v);
+  }
+  const auto j = json_of(r.done());
+  EXPECT_TRUE(j["starved"].empty()) << j["starved"].dump();
+  EXPECT_EQ(kernel_json(j, "huge")["shapes"][0]["threads_in_flight"], 270336);
+  EXPECT_EQ(kernel_json(j, "huge")["shapes"][0]["blocks"],
+            (long long)INT_MAX * 1000);
+  EXPECT_EQ(kernel_json(j, "healthy")["launches"], 10);
+}
+
+TEST(WaitsStarved, TinyKernelsAreNot) {
+  {
+    // A 1-block reduction tail beside real work: 0.003% of the time.
+    ShapeRun r;
+    r.kernel("work", 100000, 256, 0.1);
+    r.kernel("tail", 1, 32, 3e-6);
+    EXPECT_TRUE(json_of(r.done())["starved"].empty());
+  }
+  {
+    // Only tiny kernels: 100% of the device time, but 50 us in all.
+    ShapeRun r;
+    r.kernel("Kokkos::View::initialization [s]", 1, 1, 5e-6, 10);
+    const auto w = r.done();
+    EXPECT_TRUE(json_of(w)["starved"].empty());
+    EXPECT_NE(report_of(w).find("starved launches ("), std::string::npos);
+    EXPECT_NE(report_of(w).find("): none\n"), std::string::npos)
+        << report_of(w);
+  }
+}
+
+TEST(WaitsStarved, MixedShapesUnderOneName) {
+  ShapeRun r;
+  for (int i = 0; i < 10; ++i) {
+    r.kernel("user::scale", 1, 1, 0.01);
+    r.kernel("user::scale", 1000, 256, 0.001);
+  }
+  const auto w = r.done();
+  const auto j = json_of(w);
+  const auto& k = kernel_json(j, "user::scale");
+  EXPECT_EQ(k["launches"], 20);
+  ASSERT_EQ(k["shapes"].size(), 2u);
+  // Most device time first: the starved one.
+  EXPECT_EQ(k["shapes"][0]["grid"][0], 1);
+  EXPECT_TRUE(k["shapes"][0]["starved"].get<bool>());
+  EXPECT_EQ(k["shapes"][0]["launches"], 10);
+  EXPECT_NEAR(k["shapes"][0]["device_s"].get<double>(), 0.1, 1e-9);
+  EXPECT_EQ(k["shapes"][1]["grid"][0], 1000);
+  EXPECT_FALSE(k["shapes"][1]["starved"].get<bool>());
+  EXPECT_TRUE(k["starved"].get<bool>());
+  ASSERT_EQ(j["starved"].size(), 1u);
+  EXPECT_EQ(j["starved"][0]["line"],
+            "user::scale ran as 1 block x 1 thread (1 of 270,336 resident "
+            "threads on this NVIDIA H200): 100.0 ms in 10 launches, 10.0 ms "
+            "each on average");
+  // The median of the 20 launches: between the two groups.
+  EXPECT_NEAR(k["median_s"].get<double>(), 0.0055, 1e-9);
+  EXPECT_TRUE(k["median_exact"].get<bool>());
+  EXPECT_NE(report_of(w).find("+1 other shape"), std::string::npos);
+}
+
+TEST(WaitsStarved, ManyShapesAreCapped) {
+  ShapeRun r;
+  for (int g = 1; g <= 12; ++g) r.kernel("k", g * 1000, 128, 1e-3);
+  const auto j = json_of(r.done());
+  const auto& k = kernel_json(j, "k");
+  EXPECT_EQ(k["shapes"].size(), addscope::KernelStats::kMaxShapes);
+  EXPECT_EQ(k["other_shapes"]["launches"], 12 - 8);
+  EXPECT_EQ(k["launches"], 12);
+}
+
+TEST(WaitsStarved, Boundaries) {
+  // 256-thread blocks: 8 per SM. 132 blocks x 256 = 33,792 threads = exactly
+  // 1/8 of 270,336: not fewer, not starved. 131 blocks: starved.
+  const DeviceCapacity d = h200();
+  const StarvationRule rule;
+  const Occupancy at = addscope::occupancy(d, shape(132, 256));
+  const Occupancy below = addscope::occupancy(d, shape(131, 256));
+  EXPECT_EQ(at.threads_in_flight, 33792);
+  EXPECT_FALSE(addscope::is_starved(at, 1.0, 1.0, rule));
+  EXPECT_TRUE(addscope::is_starved(below, 1.0, 1.0, rule));
+  // Share: at least 1% of the device time, and at least 1 ms.
+  EXPECT_TRUE(addscope::is_starved(below, 0.01, 1.0, rule));
+  EXPECT_FALSE(addscope::is_starved(below, 0.0099, 1.0, rule));
+  EXPECT_TRUE(addscope::is_starved(below, 1e-3, 1e-3, rule));
+  EXPECT_FALSE(addscope::is_starved(below, 0.9e-3, 0.9e-3, rule));
+  // Unknown capacity: never.
+  EXPECT_FALSE(addscope::is_starved(Occupancy(), 1.0, 1.0, rule));
+  // A looser rule flags more.
+  StarvationRule half;
+  half.max_in_flight = 0.5;
+  EXPECT_TRUE(addscope::is_starved(at, 1.0, 1.0, half));
+}
+
+TEST(WaitsStarved, UnknownDeviceIsNotJudged) {
+  WaitsSim s;  // no device capacities
+  const auto k = s.launch("user::slow_add[1x1]", 0, 1e-6);
+  s.ran(k, 7, 2e-6, 0.5, 1, 1);
+  const auto w = s.done();
+  EXPECT_TRUE(json_of(w)["starved"].empty());
+  EXPECT_TRUE(
+      json_of(w)["kernels"][0]["shapes"][0]["threads_in_flight"].is_null());
+  EXPECT_NE(report_of(w).find("starved launches: not judged"),
+            std::string::npos)
+      << report_of(w);
+}
+
+TEST(WaitsStarved, TheWaitPointsAtTheLaunch) {
+  ShapeRun r;
+  auto& s = r.s;
+  const auto k = s.launch("user::slow_add[1x1]", 0.0, 0.00002);
+  s.ran(k, 7, 0.00001, 0.6, 1, 1);
+  s.call(addscope::CallKind::DeepCopy,
+         "deep_copy out_mirror<-out (Host<-Cuda, 4 B)", 0.0001, 0.6001, [&] {
+           s.block(addscope::SyncApi::Memcpy, 0.00011, 0.60009, -1, 4, 3);
+         });
+  const auto w = r.done();
+  const std::string text = report_of(w);
+  EXPECT_NE(text.find("deep_copy out_mirror<-out (Host<-Cuda, 4 B) waited "
+                      "599.9 ms for user::slow_add[1x1], launched as 1 x 1 "
+                      "(starved)"),
+            std::string::npos)
+      << text;
+  const auto j = json_of(w);
+  EXPECT_EQ(j["waits"][0]["waited_for"][0]["launched_as"], "1 x 1");
+  EXPECT_TRUE(j["waits"][0]["waited_for"][0]["starved"].get<bool>());
+}
+
+TEST(WaitsStarved, RuleFromTheEnvironment) {
+  static std::map<std::string, std::string> env;
+  auto lookup = [](const char* v) -> const char* {
+    auto it = env.find(v);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  env = {{"ADDSCOPE_WAITS_TOP", "3"},
+         {"ADDSCOPE_WAITS_THRESHOLD", "1.5ms"},
+         {"ADDSCOPE_WAITS_STARVED_THREADS", "0.25"},
+         {"ADDSCOPE_WAITS_STARVED_SHARE", "0.05"},
+         {"ADDSCOPE_WAITS_STARVED_MIN", "20us"},
+         {"ADDSCOPE_WAITS_OUTPUT", "waits-%p.txt"}};
+  std::vector<std::string> warn;
+  auto o = addscope::waits_options_from_environment(&warn, lookup);
+  EXPECT_TRUE(warn.empty());
+  EXPECT_EQ(o.top, 3u);
+  EXPECT_DOUBLE_EQ(o.threshold_s, 1.5e-3);
+  EXPECT_DOUBLE_EQ(o.starved.max_in_flight, 0.25);
+  EXPECT_DOUBLE_EQ(o.starved.min_share, 0.05);
+  EXPECT_DOUBLE_EQ(o.starved.min_s, 20e-6);
+  EXPECT_EQ(o.output, "waits-%p.txt");
+  env = {{"ADDSCOPE_WAITS_TOP", "0"},
+         {"ADDSCOPE_WAITS_THRESHOLD", "ten"},
+         {"ADDSCOPE_WAITS_STARVED_THREADS", "2"},
+         {"ADDSCOPE_WAITS_STARVED_MIN", "-1ms"}};
+  warn.clear();
+  o = addscope::waits_options_from_environment(&warn, lookup);
+  ASSERT_EQ(warn.size(), 4u);
+  EXPECT_EQ(warn[0],
+            "ADDSCOPE_WAITS_TOP='0' is invalid; allowed: an integer from 1 "
+            "to 1000000 (using 10)");
+  EXPECT_EQ(o.top, 10u);
+  EXPECT_DOUBLE_EQ(o.threshold_s, 10e-6);
+  EXPECT_DOUBLE_EQ(o.starved.max_in_flight, 0.125);
+  EXPECT_DOUBLE_EQ(o.starved.min_s, 1e-3);
+  double s = 0;
+  EXPECT_TRUE(addscope::parse_duration("0.25", &s));
+  EXPECT_DOUBLE_EQ(s, 0.25);
+  EXPECT_TRUE(addscope::parse_duration(" 3 us", &s));
+  EXPECT_DOUBLE_EQ(s, 3e-6);
+  EXPECT_FALSE(addscope::parse_duration("3 min", &s));
+  EXPECT_FALSE(addscope::parse_duration("", &s));
+}
+
+// ---- the bounded median
+// ------------------------------------------------------
+
+TEST(WaitsMedian, ExactWhileSmall) {
+  addscope::MedianSample m;
+  EXPECT_EQ(m.median(), 0.0);
+  for (double v : {5.0, 1.0, 3.0}) m.add(v);
+  EXPECT_DOUBLE_EQ(m.median(), 3.0);
+  m.add(10.0);
+  EXPECT_DOUBLE_EQ(m.median(), 4.0);  // (3 + 5) / 2
+  for (int i = 0; i < 252; ++i) m.add(1000.0 + i);
+  EXPECT_EQ(m.count(), 256u);
+  EXPECT_TRUE(m.exact());
+  std::vector<double> all = {5, 1, 3, 10};
+  for (int i = 0; i < 252; ++i) all.push_back(1000.0 + i);
+  std::sort(all.begin(), all.end());
+  EXPECT_DOUBLE_EQ(m.median(), 0.5 * (all[127] + all[128]));
+}
+
+TEST(WaitsMedian, SampledWhenLong) {
+  // 10^5 durations, uniform in [0, 1) with a slow tail: the sampled median
+  // is close to the true one, and the same on every run.
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0, 1);
+  addscope::MedianSample a, b;
+  std::vector<double> all;
+  for (int i = 0; i < 100000; ++i) {
+    const double v = i % 100 == 0 ? 50.0 : u(rng);
+    a.add(v);
+    b.add(v);
+    all.push_back(v);
+  }
+  std::nth_element(all.begin(), all.begin() + 50000, all.end());
+  EXPECT_FALSE(a.exact());
+  EXPECT_EQ(a.count(), 100000u);
+  EXPECT_NEAR(a.median(), all[50000], 0.1);
+  EXPECT_EQ(a.median(), b.median());
+}
