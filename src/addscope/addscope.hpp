@@ -19,6 +19,7 @@
 #include "addscope/timing/addscope_Results.hpp"
 #include "addscope/timing/addscope_Stats.hpp"
 #include "addscope/timing/addscope_Verify.hpp"
+#include "addscope/timing/addscope_WaitScope.hpp"
 #include "addscope/transfer/addscope_Transfer.hpp"
 #include "addscope/waits/addscope_SyncTracker.hpp"
 

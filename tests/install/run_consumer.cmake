@@ -32,25 +32,46 @@ run(${clean} ${PREFIX}/bin/addscope-demo --n 1000 --repeat 1 --configs range)
 expect("All results verified")
 message(STATUS "installed addscope-demo ran:\n${last_out}")
 
-# 2. The README's snippet, exactly as printed there.
+# 2. The README's snippets, exactly as printed there.
 file(READ ${README} readme)
-string(REGEX MATCH "<!-- readme-snippet: library -->[^`]*```cpp\n(.*)" m "${readme}")
-if(NOT m)
-  message(FATAL_ERROR "README.md has no '<!-- readme-snippet: library -->' block")
-endif()
-string(FIND "${CMAKE_MATCH_1}" "```" end)
-string(SUBSTRING "${CMAKE_MATCH_1}" 0 ${end} snippet)
+function(snippet name file)
+  string(REGEX MATCH "<!-- readme-snippet: ${name} -->[^`]*```cpp\n(.*)" m "${readme}")
+  if(NOT m)
+    message(FATAL_ERROR "README.md has no '<!-- readme-snippet: ${name} -->' block")
+  endif()
+  string(FIND "${CMAKE_MATCH_1}" "```" end)
+  string(SUBSTRING "${CMAKE_MATCH_1}" 0 ${end} text)
+  file(WRITE ${file} "${text}")
+endfunction()
 file(MAKE_DIRECTORY ${CONSUMER_BUILD})
-file(WRITE ${CONSUMER_BUILD}/readme_snippet.cpp "${snippet}")
+snippet(library ${CONSUMER_BUILD}/readme_snippet.cpp)
+snippet(wait-scope ${CONSUMER_BUILD}/readme_wait_scope.cpp)
 
 run(${CMAKE_COMMAND} -S ${CONSUMER_SRC} -B ${CONSUMER_BUILD} -G ${GENERATOR}
     -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release
     -Daddscope_ROOT=${PREFIX} -DKokkos_DIR=${KOKKOS_DIR}
     -DKokkosKernels_DIR=${KOKKOSKERNELS_DIR}
-    -DREADME_SNIPPET=${CONSUMER_BUILD}/readme_snippet.cpp)
+    -DREADME_SNIPPET=${CONSUMER_BUILD}/readme_snippet.cpp
+    -DREADME_WAIT_SCOPE=${CONSUMER_BUILD}/readme_wait_scope.cpp)
 run(${CMAKE_COMMAND} --build ${CONSUMER_BUILD})
 run(${clean} ${CONSUMER_BUILD}/addscope-consumer)
 expect("0 wrong elements")
 run(${clean} ${CONSUMER_BUILD}/addscope-readme-snippet)
 expect("advice:")
 message(STATUS "README snippet ran:\n${last_out}")
+
+# 3. The WaitScope snippet, with the installed waits tool loaded: its region
+# reaches the report once (the program links the same libaddscope_waits).
+file(GLOB tool ${PREFIX}/lib*/libaddscope_waits.so)
+set(json ${CONSUMER_BUILD}/wait_scope_waits.json)
+file(REMOVE ${json})
+run(${clean} KOKKOS_PROFILE_LIBRARY=${tool} KOKKOS_TOOLS_LIBS=${tool}
+    ADDSCOPE_WAITS_JSON=${json} ${CONSUMER_BUILD}/addscope-readme-wait-scope)
+expect("x[1] = 1")
+file(READ ${json} report)
+string(FIND "${report}" "\"regions\": \"assemble\"" at)
+string(FIND "${report}" "assemble > assemble" twice)
+if(at EQUAL -1 OR NOT twice EQUAL -1)
+  message(FATAL_ERROR "the tool's JSON does not name region 'assemble' once:\n${report}")
+endif()
+message(STATUS "README WaitScope snippet ran under the waits tool:\n${last_out}")
