@@ -4,7 +4,8 @@
 //
 // Usage: addscope-waits-check CASE EXPECT TOOL OUTDIR PROGRAM [ARGS...]
 //   CASE    seed | overlap | two_instances | stream_fenced | region_wait |
-//           two_threads | external
+//           two_threads | shape_starved | shape_healthy | shape_plain_add |
+//           wait_scope | external
 //   EXPECT  host | device | kokkos-only: how the tool must have measured
 // Writes OUTDIR/CASE[.kokkos-only].{json,trace.json,out,err}; prints one
 // summary line;
@@ -60,6 +61,27 @@ bool waited_for(const json& w, const std::string& name) {
   for (const auto& s : w["waited_for"])
     if (s["kernel"] == name) return true;
   return false;
+}
+bool starved(const json& j, const std::string& name) {
+  for (const auto& s : j["starved"])
+    if (s["kernel"] == name) return true;
+  return false;
+}
+std::string starved_line(const json& j, const std::string& name) {
+  for (const auto& s : j["starved"])
+    if (s["kernel"] == name) return s["line"];
+  return "";
+}
+std::string thousands(long long n) {
+  std::string d = std::to_string(n), out;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (i > 0 && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return out;
+}
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
 }
 std::vector<const json*> waits(const json& j, const std::string& cls) {
   std::vector<const json*> v;
@@ -206,7 +228,7 @@ int main(int argc, char** argv) {
     std::cout << name << ": FAIL\n";
     return 1;
   }
-  check(j["schema"] == "addscope-waits/2", "schema");
+  check(j["schema"] == "addscope-waits/3" && j["version"] == 3, "schema");
   check(j["mode"] == expect, "mode is " + j["mode"].dump() + ", not " + expect);
   for (const auto& k : j["kernels"]) {
     const std::string n = k["name"];
@@ -231,7 +253,58 @@ int main(int argc, char** argv) {
 
   if (expect == "host") {
     check(j["waits"].empty(), "host backend, yet calls waited");
+    check(contains(err, "launch shapes: a GPU matter"),
+          "the host report does not say launch shapes are a GPU matter");
+    check(j["starved"].empty(), "starved launches on a host backend");
+    // Every kernel ran on a named host space (Kokkos 3.x reports View
+    // initializations as device 0, Serial: named after the others).
+    std::string space;
+    for (const auto& k : j["kernels"]) {
+      check(k["device"].is_string() && k["device"] != "Cuda",
+            "kernel " + k["name"].get<std::string>() + " ran on " +
+                k["device"].dump());
+      const std::string n = k["name"];
+      if (space.empty() && k["device"].is_string() &&
+          n.rfind("Kokkos::View::", 0) != 0)
+        space = k["device"];
+    }
+    for (const auto& k : j["kernels"])
+      if (k["name"].get<std::string>().rfind("Kokkos::View::initialization",
+                                             0) == 0)
+        check(k["device"] == space, k["name"].get<std::string>() +
+                                        " labelled " + k["device"].dump() +
+                                        ", the program's kernels on " + space);
   }
+  if (expect == "kokkos-only")
+    check(contains(err, "launch shapes: need device records"),
+          "the kokkos-only report does not say shapes need device records");
+  // Device: what the device holds came from the driver.
+  long long resident = 0;
+  if (expect == "device") {
+    check(!j["devices"].empty() && j["devices"][0]["resident_threads"] > 0,
+          "no device capacity in the JSON");
+    if (!j["devices"].empty())
+      resident = j["devices"][0]["resident_threads"].get<long long>();
+  }
+  // One line per case for the summary: the shape of the case's kernel.
+  std::string shape_note;
+  auto note_shape = [&](const std::string& name) {
+    const json* k = kernel(j, name);
+    if (!k || (*k)["shapes"].empty()) return;
+    const json& s = (*k)["shapes"][0];
+    char b[160];
+    std::snprintf(b, sizeof b, " %s %lldx%lld", name.c_str(),
+                  s["blocks"].get<long long>(),
+                  s["threads_per_block"].get<long long>());
+    shape_note += b;
+    if (s["threads_in_flight"].is_number()) {
+      std::snprintf(b, sizeof b, " in flight %lld/%lld%s",
+                    s["threads_in_flight"].get<long long>(),
+                    s["resident_threads"].get<long long>(),
+                    s["starved"].get<bool>() ? " STARVED" : "");
+      shape_note += b;
+    }
+  };
   auto need_kernel = [&](const std::string& k) {
     check(kernel(j, k) != nullptr, "kernel " + k + " not in the report");
   };
@@ -248,7 +321,24 @@ int main(int argc, char** argv) {
   if (name == "seed") {
     need_kernel("user::slow_add[1x1]");
     const double k = device_s(j, "user::slow_add[1x1]");
+    note_shape("user::slow_add[1x1]");
     if (expect == "device") {
+      check(starved(j, "user::slow_add[1x1]"),
+            "user::slow_add[1x1] not flagged starved");
+      check(starved_line(j, "user::slow_add[1x1]")
+                    .rfind("user::slow_add[1x1] ran as 1 block x 1 thread (1 "
+                           "of ",
+                           0) == 0,
+            "starved line: " + starved_line(j, "user::slow_add[1x1]"));
+      check(contains(err,
+                     "for user::slow_add[1x1], launched as 1 x 1 "
+                     "(starved)"),
+            "the wait line does not point at the 1 x 1 launch");
+      check(!hid.empty() && !(*hid[0])["waited_for"].empty() &&
+                (*hid[0])["waited_for"][0]["launched_as"] == "1 x 1" &&
+                (*hid[0])["waited_for"][0]["starved"] == true,
+            "the hidden wait's kernel is not 'launched_as 1 x 1, starved'");
+      check(!starved(j, "user::fill"), "user::fill flagged starved");
       check(!hid.empty() && waited_for(*hid[0], "user::slow_add[1x1]"),
             "the longest hidden wait is not for user::slow_add[1x1]");
       check(hidden >= 0.8 * k, "hidden waits " + std::to_string(hidden) +
@@ -343,6 +433,83 @@ int main(int argc, char** argv) {
                             waited_for(*b, "user::slow_t1"));
       check(apart, "the two threads' waits were not told apart");
     }
+  } else if (name == "shape_starved") {
+    need_kernel("user::starved_add");
+    note_shape("user::starved_add");
+    no_hidden_wait_for({"user::starved_add"});
+    if (expect == "device") {
+      check(starved(j, "user::starved_add"),
+            "user::starved_add not flagged starved");
+      check(
+          contains(err, "user::starved_add ran as 1 block x 1 thread (1 of " +
+                            thousands(resident) + " resident threads on this "),
+          "no starved line for user::starved_add in the report");
+      check(j["starved"].size() == 1,
+            "more than one starved launch: " + j["starved"].dump());
+      check(!exp.empty() && waited_for(*exp[0], "user::starved_add"),
+            "the fence did not wait for user::starved_add");
+    }
+  } else if (name == "shape_healthy") {
+    for (const char* k :
+         {"user::triad_range", "user::triad_team", "user::scale", "user::sum"})
+      need_kernel(k);
+    note_shape("user::triad_range");
+    note_shape("user::triad_team");
+    no_hidden_wait_for({"user::triad_range", "user::triad_team"});
+    if (expect == "device") {
+      check(j["starved"].empty(),
+            "healthy kernels flagged starved: " + j["starved"].dump());
+      for (const char* name : {"user::triad_range", "user::triad_team"}) {
+        const json* k = kernel(j, name);
+        if (!k || (*k)["shapes"].empty()) {
+          check(false, std::string("no shape for ") + name);
+          continue;
+        }
+        const json& s = (*k)["shapes"][0];
+        check(s["in_flight_fraction"].get<double>() >= 0.125,
+              std::string(name) + " keeps " + s["in_flight_fraction"].dump() +
+                  " of the device in flight");
+      }
+      const json* sc = kernel(j, "user::scale");
+      check(sc && (*sc)["shapes"].size() == 2,
+            "user::scale: not two shapes under one name");
+      check(contains(err, "starved launches (") && contains(err, "): none"),
+            "the report does not say 'starved launches (...): none'");
+    }
+  } else if (name == "shape_plain_add") {
+    need_kernel("user::plain_add");
+    note_shape("user::plain_add");
+    if (expect == "device") {
+      check(j["starved"].empty(),
+            "the plain add flagged starved: " + j["starved"].dump());
+      const json* k = kernel(j, "user::plain_add");
+      check(k && !(*k)["shapes"].empty(), "no shape for user::plain_add");
+      // Kokkos 3.x's RangePolicy on CUDA: 64-thread blocks.
+      if (k && !(*k)["shapes"].empty() && contains(out, "kokkos 3"))
+        check((*k)["shapes"][0]["threads_per_block"] == 64,
+              "Kokkos 3.x plain add: blocks of " +
+                  (*k)["shapes"][0]["threads_per_block"].dump() +
+                  " threads, not 64");
+      check(contains(err, "user::plain_add"), "user::plain_add not in report");
+    }
+  } else if (name == "wait_scope") {
+    need_kernel("user::slow_scoped");
+    bool in_region = false;
+    for (const auto& s : j["sites"])
+      in_region = in_region || s["regions"] == "user::assemble";
+    check(in_region, "no call site in region user::assemble");
+    for (const auto& s : j["sites"])
+      check(!contains(
+                s["regions"].is_string() ? s["regions"].get<std::string>() : "",
+                "user::assemble > user::assemble"),
+            "the region was heard twice");
+    if (expect == "device") {
+      check(!hid.empty() && (*hid[0])["regions"] == "user::assemble" &&
+                waited_for(*hid[0], "user::slow_scoped"),
+            "the hidden wait is not in region user::assemble");
+      check(contains(err, "waits by region") && contains(err, "user::assemble"),
+            "no 'waits by region' with user::assemble in the report");
+    }
   } else if (name == "external") {
     check(!j["kernels"].empty(), "no kernels");
     if (expect == "device")
@@ -353,17 +520,17 @@ int main(int argc, char** argv) {
     std::cerr << "CASE = '" << name << "' is unknown\n";
     return 2;
   }
-  char line[320];
+  char line[640];
   char skew[64] = "";
   if (expect == "device")
     std::snprintf(skew, sizeof skew, " start-launch >= %.1f us",
                   clock_skew * 1e6);
   std::snprintf(line, sizeof line,
                 "%-14s %-11s hidden %8.4f s (%zu) explicit %8.4f s (%zu) "
-                "overlap %8.4f s%s  %s",
+                "overlap %8.4f s%s%s  %s",
                 name.c_str(), j["mode"].get<std::string>().c_str(), hidden,
                 hid.size(), expl, exp.size(), t["overlap_s"].get<double>(),
-                skew, failures ? "FAIL" : "PASS");
+                skew, shape_note.c_str(), failures ? "FAIL" : "PASS");
   std::cout << "SUMMARY " << line << "\n";
   return failures ? 1 : 0;
 }
