@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -117,6 +118,9 @@ TEST(WaitsOccupancy, RegistersRoundUpToTheAllocationUnit) {
             12);  // 16384 / 1280 = 12 warps per part, 48 per SM / 4
   EXPECT_EQ(addscope::occupancy(h200(), shape(1, 128, 41)).limit_registers,
             10);  // 16384 / 1536 = 10, 40 / 4
+  // Registers are split over 4 sub-partitions: 10 warps of 1536 fit in
+  // each, 40 per SM (not 65536 / 1536 = 42): 20 blocks of 2 warps, not 21.
+  EXPECT_EQ(addscope::occupancy(h200(), shape(1, 64, 41)).limit_registers, 20);
 }
 
 TEST(WaitsOccupancy, SharedMemoryBinds) {
@@ -522,4 +526,175 @@ TEST(WaitsMedian, SampledWhenLong) {
   EXPECT_EQ(a.count(), 100000u);
   EXPECT_NEAR(a.median(), all[50000], 0.1);
   EXPECT_EQ(a.median(), b.median());
+  // Launches that slow down over the run (0, 1, ..., 10^5 - 1): a uniform
+  // sample keeps early and late ones alike; its median is 50000 within
+  // 0.15 x 10^5 (the sample median's spread is ~0.03 x 10^5).
+  addscope::MedianSample ramp;
+  for (int i = 0; i < 100000; ++i) ramp.add(double(i));
+  EXPECT_NEAR(ramp.median(), 50000.0, 15000.0);
+}
+
+// ---- the grouped report and the JSON's order --------------------------------
+
+namespace {
+// `n` calls at one site, each waiting for its own kernel; then `sites`
+// further sites with one short wait each.
+addscope::WaitsSnapshot many_waits(int n, int sites, double short_wait) {
+  WaitsSim s;
+  double t = 0;
+  for (int i = 0; i < n; ++i) {
+    const auto k = s.launch("user::k", t, t + 1e-6);
+    s.ran(k, 7, t + 2e-6, t + 1e-3, 1000, 256);
+    s.call(addscope::CallKind::DeepCopy, "deep_copy h<-d (Host<-Cuda, 4 B)",
+           t + 3e-6, t + 1.01e-3, [&] {
+             s.block(addscope::SyncApi::Memcpy, t + 4e-6, t + 1.005e-3, -1, 4,
+                     3);
+           });
+    t += 2e-3;
+  }
+  for (int i = 0; i < sites; ++i) {
+    const auto k = s.launch("user::short", t, t + 1e-6);
+    s.ran(k, 7, t + 2e-6, t + 3e-6 + short_wait, 1000, 256);
+    s.call(addscope::CallKind::DeepCopy,
+           "deep_copy s" + std::to_string(i) + "<-d (Host<-Cuda, 4 B)",
+           t + 3e-6, t + 10e-6 + short_wait, [&] {
+             s.block(addscope::SyncApi::Memcpy, t + 3e-6, t + 5e-6 + short_wait,
+                     -1, 4, 3);
+           });
+    t += 1e-3;
+  }
+  return s.done();
+}
+}  // namespace
+
+TEST(WaitsReport, GroupedByCallSite) {
+  const auto w = many_waits(50, 0, 0);
+  const std::string r = report_of(w);
+  // One row for the 50 calls: count, total, mean, share.
+  EXPECT_NE(r.find("          50     49.8 ms    996.0 us  100.0%  deep_copy "
+                   "h<-d (Host<-Cuda, 4 B)\n"),
+            std::string::npos)
+      << r;
+  EXPECT_NE(r.find("longest: deep_copy h<-d (Host<-Cuda, 4 B) waited"),
+            std::string::npos)
+      << r;
+  std::size_t lines = 0;
+  for (std::size_t p = r.find("waited 996.0 us for user::k");
+       p != std::string::npos; p = r.find("waited 996.0 us for", p + 1))
+    ++lines;
+  EXPECT_EQ(lines, 1u) << r;  // not repeated line by line
+  EXPECT_NE(r.find("          50     49.9 ms    998.0 us    998.0 us  100.0%  "
+                   "1,000 x 256"),
+            std::string::npos)
+      << r;  // the kernel: launches, total, mean, median, share
+}
+
+TEST(WaitsReport, TopAndThreshold) {
+  // 12 sites waiting 2 ms each and 3 waiting 2 us.
+  WaitsSim s;
+  double t = 0;
+  for (int i = 0; i < 15; ++i) {
+    const double wait = i < 12 ? 2e-3 : 2e-6;
+    const auto k = s.launch("user::k", t, t + 1e-6);
+    s.ran(k, 7, t + 2e-6, t + 3e-6 + wait, 1000, 256);
+    s.call(addscope::CallKind::DeepCopy,
+           "deep_copy s" + std::to_string(i) + "<-d (Host<-Cuda, 4 B)",
+           t + 3e-6, t + 10e-6 + wait, [&] {
+             s.block(addscope::SyncApi::Memcpy, t + 3e-6, t + 5e-6 + wait, -1,
+                     4, 3);
+           });
+    t += 10e-3;
+  }
+  const auto w = s.done();
+  const std::string r = report_of(w);
+  EXPECT_NE(r.find("... 2 more call sites, 3 call sites under 10.0 us "
+                   "(ADDSCOPE_WAITS_TOP, ADDSCOPE_WAITS_THRESHOLD; all in the "
+                   "JSON)"),
+            std::string::npos)
+      << r;
+  addscope::WaitsReportOptions o;
+  o.top = 20;
+  o.threshold_s = 0;
+  const std::string all = report_of(w, o);
+  EXPECT_EQ(all.find("more call sites"), std::string::npos) << all;
+  EXPECT_NE(all.find("deep_copy s14<-d"), std::string::npos) << all;
+  o.top = 3;
+  const std::string three = report_of(w, o);
+  EXPECT_NE(three.find("... 12 more call sites"), std::string::npos) << three;
+  EXPECT_EQ(json_of(w, o)["longest_waits"].size(), 3u);
+}
+
+TEST(WaitsReport, JsonInTimeOrderWithNulls) {
+  const auto w = many_waits(3, 4, 1e-3);
+  const auto j = json_of(w);
+  EXPECT_EQ(j["schema"], "addscope-waits/3");
+  EXPECT_EQ(j["version"], 3);
+  ASSERT_EQ(j["waits"].size(), 7u);
+  for (std::size_t i = 1; i < j["waits"].size(); ++i)
+    EXPECT_LT(j["waits"][i - 1]["begin_s"].get<double>(),
+              j["waits"][i]["begin_s"].get<double>());
+  // The longest first: ids, most wait first.
+  ASSERT_EQ(j["longest_waits"].size(), 7u);
+  std::map<std::uint64_t, double> wait_of;
+  for (const auto& c : j["waits"]) wait_of[c["id"]] = c["wait_s"];
+  for (std::size_t i = 1; i < 7; ++i)
+    EXPECT_GE(wait_of[j["longest_waits"][i - 1]],
+              wait_of[j["longest_waits"][i]]);
+  // Nothing to say: null, never "".
+  std::function<void(const nlohmann::json&, const std::string&)> no_empty =
+      [&](const nlohmann::json& v, const std::string& at) {
+        if (v.is_string()) EXPECT_NE(v.get<std::string>(), "") << at;
+        if (v.is_object())
+          for (auto it = v.begin(); it != v.end(); ++it)
+            no_empty(it.value(), at + "." + it.key());
+        if (v.is_array())
+          for (std::size_t i = 0; i < v.size(); ++i)
+            no_empty(v[i], at + "[" + std::to_string(i) + "]");
+      };
+  no_empty(j, "");
+  EXPECT_TRUE(j["waits"][0]["regions"].is_null());
+  EXPECT_TRUE(j["waits"][0]["context"].is_null());
+  EXPECT_TRUE(j["trace"].is_null());
+  EXPECT_EQ(j["waits"][0]["site"], "deep_copy h<-d (Host<-Cuda, 4 B)");
+  // Sites: calls that waited, shares, means.
+  for (const auto& st : j["sites"])
+    if (st["site"] == "deep_copy h<-d (Host<-Cuda, 4 B)") {
+      EXPECT_EQ(st["hidden_calls"], 3);
+      EXPECT_NEAR(st["mean_wait_s"].get<double>(), 996e-6, 1e-9);
+      EXPECT_GT(st["hidden_share"].get<double>(), 0.0);
+    }
+}
+
+TEST(WaitsReport, HostKernelsOnTheirSpace) {
+  // Kokkos 3.x: a View's initialization comes with device id 0 (Serial)
+  // whatever space runs it; the program's kernels say which host space.
+  WaitsSim s(false);
+  addscope::ExecId omp;
+  omp.kind = addscope::DeviceKind::OpenMP;
+  addscope::ExecId serial;
+  serial.kind = addscope::DeviceKind::Serial;
+  s.at(0);
+  auto id = s.t->kernel_begin("Kokkos::View::initialization [x]", serial);
+  s.at(1e-3);
+  s.t->kernel_end(id);
+  id = s.t->kernel_begin("user::work", omp);
+  s.at(2e-3);
+  s.t->kernel_end(id);
+  const auto w = s.done();
+  const auto j = json_of(w);
+  EXPECT_EQ(kernel_json(j, "Kokkos::View::initialization [x]")["device"],
+            "OpenMP");
+  EXPECT_EQ(kernel_json(j, "user::work")["device"], "OpenMP");
+  EXPECT_NE(report_of(w).find("launch shapes: a GPU matter"),
+            std::string::npos);
+  // No host kernel of another kind: Kokkos' "Default Device" says.
+  WaitsSim t(false);
+  t.t->set_default_device("N6Kokkos6SerialE");
+  t.at(0);
+  id = t.t->kernel_begin("Kokkos::View::initialization [y]", serial);
+  t.at(1e-3);
+  t.t->kernel_end(id);
+  EXPECT_EQ(kernel_json(json_of(t.done()),
+                        "Kokkos::View::initialization [y]")["device"],
+            "Serial");
 }

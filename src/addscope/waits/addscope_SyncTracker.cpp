@@ -793,7 +793,7 @@ void SyncTracker::kernel_end(std::uint64_t id) {
   }
   {
     const std::uint32_t sh = s.short_id(o.what);
-    s.ledger.add_launch(o.what, s.names[sh], s.names[o.what]);
+    s.ledger.add_launch(o.what, s.names[sh], s.names[o.what], o.exec.kind);
   }
   if (s.device_times) {
     for (std::uint8_t i = 0; i < o.ncorr; ++i) {

@@ -163,8 +163,11 @@ void Ledger::add_device_kernel(std::uint32_t id, const std::string& name,
 }
 
 void Ledger::add_launch(std::uint32_t id, const std::string& name,
-                        const std::string& raw) {
-  ++kernel(id, name, raw).calls;
+                        const std::string& raw, DeviceKind where) {
+  KernelStats& k = kernel(id, name, raw);
+  ++k.calls;
+  if (where != DeviceKind::Unknown && k.device_kind == DeviceKind::Unknown)
+    k.device_kind = where;
   ++totals_.launches;
 }
 

@@ -127,9 +127,10 @@ class Ledger {
   void add_host_kernel(std::uint32_t kernel, const std::string& name,
                        const std::string& raw, double duration_s,
                        DeviceKind where = DeviceKind::Unknown);
-  /// A Kokkos kernel launched on an asynchronous device.
+  /// A Kokkos kernel launched on an asynchronous device (`where`).
   void add_launch(std::uint32_t kernel, const std::string& name,
-                  const std::string& raw);
+                  const std::string& raw,
+                  DeviceKind where = DeviceKind::Unknown);
 
   const WaitTotals& totals() const { return totals_; }
   /// Longest wait first.

@@ -290,6 +290,9 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     };
     if (device) {
       std::string shape = "-", flight = "-", occ = "-";
+      if (v->shapes.empty() && k.launches > 0 && !is_async(k.device_kind) &&
+          k.device_kind != DeviceKind::Unknown)
+        shape = std::string("host: ") + device_kind_name(k.device_kind);
       if (!v->shapes.empty()) {
         const ShapeVerdict& d = v->shapes.front();
         shape = shape_short(d.stats.shape);
@@ -426,9 +429,9 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
   const std::uint64_t streams = w.streams.size();
   os << "  " << plural(t.launches + t.host_kernels, "kernel", "kernels");
   if (w.mode == WaitsMode::Device)
-    os << " (" << thousands((long long)t.device_kernels)
-       << " device kernels on " << plural(streams, "stream", "streams")
-       << ", busy " << format_seconds(t.device_busy_s) << ")";
+    os << " (" << plural(t.device_kernels, "device kernel", "device kernels")
+       << " on " << plural(streams, "stream", "streams") << ", busy "
+       << format_seconds(t.device_busy_s) << ")";
   os << ", " << plural(t.calls, "host call", "host calls") << " on "
      << plural(w.threads_seen, "thread", "threads") << "\n";
   if (w.mode == WaitsMode::Device) write_devices(os, w);
