@@ -18,7 +18,9 @@ rm -rf "$D"; mkdir -p "$D/bin" "$D/lib"
 waits_programs="tests/tools/addscope-test-slow-read tests/tools/addscope-test-overlap
   tests/tools/addscope-test-two-instances tests/tools/addscope-test-stream-fenced
   tests/tools/addscope-test-region-wait tests/tools/addscope-test-two-threads
-  tests/tools/addscope-test-event-overhead"
+  tests/tools/addscope-test-event-overhead tests/tools/addscope-test-shape-starved
+  tests/tools/addscope-test-shape-healthy tests/tools/addscope-test-shape-plain-add
+  tests/tools/addscope-test-wait-scope"
 for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
          $waits_programs tests/tools/addscope-waits-check tests/perf/addscope-waits-tracker-perf \
          tests/perf/addscope-range-probe tests/perf/addscope-read-probe; do
@@ -40,7 +42,8 @@ cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/l
 for l in libcudart.so.11.0 libcupti.so.11.8 libfmt.so.9 libgomp.so.1; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
 done
-[[ -x "$D/bin/addscope-unit-tests" ]] || { echo "cuda-bundle: no programs in $B" >&2; exit 1; }
+[[ -x "$D/bin/addscope-unit-tests" || -x "$D/bin/addscope-waits-check" ]] ||
+  { echo "cuda-bundle: no programs in $B" >&2; exit 1; }
 if [[ -x "$O/apps/bench/addscope-bench" ]]; then
   mkdir -p "$D/lib-openmp"
   cp "$O/apps/bench/addscope-bench" "$D/bin/addscope-bench-openmp"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the bundled CUDA programs (see cuda-bundle.sh) on a GPU machine;
-# logs go to $OUT (default ./logs). Steps: unit waits (alias tool) demo
+# logs go to $OUT (default ./logs). Steps: unit waits (alias tool) shapes demo
 # probe readprobe bench bench-full bench-host sanitize. Exits non-zero if
 # any step failed.
 set -uo pipefail
@@ -20,6 +20,13 @@ for step in "$@"; do
       tail -3 "$OUT/unit.log"
       grep -E "^\[  (PASSED|FAILED) |tests? from .* ran|FAILED|Failure" "$OUT/unit.log" | head -40
       echo "unit rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
+    shapes)
+      # the waits tool's checks alone (every case, launch shapes included),
+      # no overhead runs: tests/tools/waits_h200.sh with WAITS_OVERHEAD=0
+      flavours=("$HERE")
+      for f in "$HERE"/*/flavour; do [[ -f "$f" ]] && flavours+=("$(dirname "$f")"); done
+      WAITS_OVERHEAD=0 OUT="$OUT" bash "$HERE/waits_h200.sh" "$HERE" "${flavours[@]}"; rc=$?
+      echo "shapes rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     tool|waits)
       # the waits tool: every case checked, its overhead, a summary table
       # (tests/tools/waits_h200.sh), for each bundled Kokkos flavour

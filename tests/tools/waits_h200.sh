@@ -9,6 +9,8 @@
 #   concurrency    two instances x a 0.5 s kernel, wall time
 # Ends with a summary table.
 #   OUT=logs bash waits_h200.sh BUNDLE_DIR [FLAVOUR_DIR...]
+# WAITS_OVERHEAD=0 skips the overhead runs (the checks alone: ~30 s per
+# flavour).
 # A flavour dir holds bin/ (the programs) and optionally lib/; BUNDLE_DIR's
 # lib/ holds libaddscope_waits.so, libaddscope_null_tool.so and the CUDA
 # 11.8 runtime + CUPTI (carried: the tool is Kokkos-free, one build serves
@@ -58,10 +60,22 @@ for F in "$@"; do
   run_case stream_fenced device addscope-test-stream-fenced 10000000 100
   run_case region_wait device addscope-test-region-wait
   run_case two_threads device addscope-test-two-threads
+  run_case shape_starved device addscope-test-shape-starved
+  run_case shape_healthy device addscope-test-shape-healthy 100000000 10
+  run_case shape_plain_add device addscope-test-shape-plain-add 10000000 20
+  run_case wait_scope device addscope-test-wait-scope
   run_case seed kokkos-only addscope-test-slow-read
   run_case overlap kokkos-only addscope-test-overlap 10000000 1000
   if [[ -x "$bin/babelstream-kokkos" ]]; then
     run_case external device babelstream-kokkos --arraysize 10000000 --numtimes 100
+  fi
+  # Kokkos' own STREAM benchmark and hierarchical-parallelism tutorial, when
+  # bundled (built from the Kokkos sources of the flavour, not kept here).
+  if [[ -x "$bin/kokkos-stream" ]]; then
+    run_case external_healthy device kokkos-stream
+  fi
+  if [[ -x "$bin/kokkos-thread-teams-lambda" ]]; then
+    run_case external device kokkos-thread-teams-lambda
   fi
 
   # The library's front door (measure_seed_sequence), in-process CUPTI.
@@ -75,6 +89,7 @@ for F in "$@"; do
     [[ $rc -eq 0 ]] || status=1
   fi
 
+  [[ "${WAITS_OVERHEAD:-1}" == 0 ]] && continue
   # ---- overhead: interleaved runs, medians ----------------------------------
   declare -A kf=() dc=() bw=() wall=()
   for r in $(seq "$REPS"); do
