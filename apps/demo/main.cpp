@@ -22,6 +22,11 @@
 #include "common/addscope_apps_Json.hpp"
 #include "common/addscope_apps_Table.hpp"
 #include "common/addscope_apps_Types.hpp"
+#include "demo_options.hpp"
+#if defined(ADDSCOPE_DEMO_MPI)
+#include "addscope/mpi/addscope_RankPlacement.hpp"
+#include "demo_mpi.hpp"
+#endif
 
 namespace {
 
@@ -31,14 +36,7 @@ using apps::json;
 
 constexpr const char* kProgram = "addscope-demo";
 
-struct DemoOptions {
-  apps::CommonOptions common;
-  std::string size_flag = "--n";  // as the user spelled it
-  addscope::LaunchConfig naive;
-  std::int64_t n = 10000000;
-  std::int64_t index = 2;
-  int reads = 5;
-};
+using addscope::demo::DemoOptions;
 
 struct Outcome {
   json doc;
@@ -332,9 +330,13 @@ Outcome run(const DemoOptions& o, const char* type_name) {
 DemoOptions make_options(const apps::CommandLine& cl,
                          const std::string& naive_text,
                          const std::string& index_text,
-                         const std::string& reads_text) {
+                         const std::string& reads_text,
+                         const std::string& slow_text) {
   DemoOptions o;
   o.common = cl.options();
+  o.configs_given = cl.given("--configs");
+  if (!slow_text.empty())
+    o.slow_rank = int(apps::parse_int("--slow-rank", slow_text, 0, 1 << 24));
   o.size_flag = cl.spelling("--sizes");
   if (cl.given("--sizes")) {
     ADDSCOPE_THROW_IF(o.common.sizes.size() != 1,
@@ -399,15 +401,28 @@ int main(int argc, char** argv) {
                   "fenced reads of out[INDEX], timed one by one; the median "
                   "is reported (default: 5)")
       ->type_name("N");
+  std::string slow_text;
+#if defined(ADDSCOPE_DEMO_MPI)
+  cl.app()
+      .add_option("--slow-rank", slow_text,
+                  "under mpirun: the rank that launches --naive-config; "
+                  "the others launch the first of --configs, or range "
+                  "(default: the last rank)")
+      ->type_name("RANK");
+#endif
   const int parsed = cl.parse(argc, argv);
   if (parsed != apps::keep_going) return parsed;
   DemoOptions o;
   try {
-    o = make_options(cl, naive_text, index_text, reads_text);
+    o = make_options(cl, naive_text, index_text, reads_text, slow_text);
   } catch (const addscope::InvalidArgument& e) {
     apps::print_error(kProgram, e);
     return apps::exit_usage;
   }
+#if defined(ADDSCOPE_DEMO_MPI)
+  // Started by mpirun: the story across ranks (demo_mpi.cpp).
+  if (addscope::mpi::launched_by_mpi()) return addscope::demo::run_mpi(cl, o);
+#endif
 
   Kokkos::initialize(cl.kokkos_argc(), cl.kokkos_argv());
   cl.warn_unused_kokkos_args();

@@ -120,8 +120,24 @@ TEST(CollectiveFindings, SlowCollectiveWithNobodyLateIsNotAWaitForARank) {
 }
 
 TEST(CollectiveFindings, LateForAReasonNeitherStepExplains) {
-  // Rank 1 arrived 30 ms late, but neither its launch nor its staging took
-  // the time (it was elsewhere between them).
+  // Rank 1 arrived 30 ms late, but neither its launch, its checksum nor its
+  // staging took the time (it was elsewhere after the staging): rank 0
+  // waited for rank 1, and no kernel is blamed.
+  CollectiveAfterLaunch r;
+  auto b = rank_seq(1, "k1", 5 * us, 20 * us, 31 * ms, 40 * us);
+  b.collective_begin_s += 30 * ms;
+  r.ranks = {rank_seq(0, "k0", 5 * us, 20 * us, 31 * ms, 40 * us), b};
+  const auto f = addscope::mpi::explain(r);
+  ASSERT_EQ(f.waits.size(), 1u);
+  EXPECT_EQ(f.waits[0].for_rank, 1);
+  EXPECT_EQ(f.waits[0].for_kernel, "");
+  EXPECT_EQ(f.late.rank, 1);
+  EXPECT_EQ(f.late.cause, LateCause::Other);
+}
+
+TEST(CollectiveFindings, LateBecauseOfItsChecksumBlamesNoKernel) {
+  // Rank 1's checksum (computed inside its launch on a host backend) took
+  // 30 ms longer than rank 0's; its add did not.
   CollectiveAfterLaunch r;
   auto b = rank_seq(1, "k1", 5 * us, 20 * us, 31 * ms, 40 * us);
   b.stage_begin_s += 30 * ms;
@@ -130,8 +146,9 @@ TEST(CollectiveFindings, LateForAReasonNeitherStepExplains) {
   r.ranks = {rank_seq(0, "k0", 5 * us, 20 * us, 31 * ms, 40 * us), b};
   const auto f = addscope::mpi::explain(r);
   ASSERT_EQ(f.waits.size(), 1u);
-  EXPECT_EQ(f.late.rank, 1);
-  EXPECT_EQ(f.late.cause, LateCause::Other);
+  EXPECT_EQ(f.waits[0].for_kernel, "");
+  EXPECT_EQ(f.late.cause, LateCause::Checksum);
+  EXPECT_NEAR(f.late.cause_s, 30 * ms, 1 * us);
 }
 
 TEST(CollectiveAfterLaunch, PlantedSlowRankIsFoundByTheOthers) {
@@ -183,7 +200,7 @@ TEST(CollectiveAfterLaunch, PlantedSlowRankIsFoundByTheOthers) {
   for (const auto& w : f.waits) {
     EXPECT_NE(w.rank, R - 1);
     EXPECT_EQ(w.for_rank, R - 1);
-    EXPECT_EQ(w.for_kernel, "slow");
+    EXPECT_EQ(w.for_kernel, "slow");  // its kernel (launch) made it late
     EXPECT_GE(w.wait_s, 100 * ms);
     EXPECT_GE(w.arrival_gap_s, 100 * ms);
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "addscope/mpi/impl/addscope_Gather.hpp"
+#include "addscope/mpi/impl/addscope_MpiCheck.hpp"
 
 namespace addscope {
 namespace mpi {
@@ -16,6 +17,8 @@ const char* to_string(LateCause c) {
       return "staging";
     case LateCause::Launch:
       return "launch";
+    case LateCause::Checksum:
+      return "checksum";
     case LateCause::Other:
       return "other";
   }
@@ -57,7 +60,22 @@ RankSequence unpack(int rank, const std::vector<double>& v, int reads) {
 
 std::vector<RankSequence> gather_sequences(MPI_Comm comm,
                                            const RankSequence& mine,
-                                           int reads) {
+                                           double steady_start_s, int reads,
+                                           bool& one_clock) {
+  int ranks = 1, node_ranks = 1;
+  ADDSCOPE_MPI_CHECK(MPI_Comm_size(comm, &ranks));
+  MPI_Comm node;
+  ADDSCOPE_MPI_CHECK(
+      MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  ADDSCOPE_MPI_CHECK(MPI_Comm_size(node, &node_ranks));
+  ADDSCOPE_MPI_CHECK(MPI_Comm_free(&node));
+  int all_one = node_ranks == ranks ? 1 : 0;
+  ADDSCOPE_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, &all_one, 1, MPI_INT, MPI_MIN, comm));
+  one_clock = all_one == 1;
+  const auto starts = allgather(comm, std::vector<double>{steady_start_s});
+  double first = starts.front().front();
+  for (const auto& s : starts) first = std::min(first, s.front());
   const auto nums = allgather(comm, pack(mine));
   const auto kernels = allgather(comm, mine.kernel);
   const auto lines = allgather(comm, mine.tracker_line);
@@ -66,6 +84,7 @@ std::vector<RankSequence> gather_sequences(MPI_Comm comm,
     all.push_back(unpack(int(r), nums[r], reads));
     all.back().kernel = kernels[r];
     all.back().tracker_line = lines[r];
+    all.back().start_s = one_clock ? starts[r].front() - first : 0;
   }
   return all;
 }
@@ -111,6 +130,41 @@ CollectiveFindings explain(const CollectiveAfterLaunch& r) {
   const RankSequence& last = ranks[std::size_t(f.last_rank)];
   const double thr = f.collective_threshold_s;
 
+  // Why the last rank came late: the step before the collective that
+  // holds at least half of its lateness.
+  const double gap =
+      last.arrival_s() - ranks[std::size_t(f.first_rank)].arrival_s();
+  if (gap >= thr) {
+    LateArrival& l = f.late;
+    l.rank = last.rank;
+    l.kernel = last.kernel;
+    l.gap_s = gap;
+    l.kernel_s = last.kernel_s;
+    double other_launch = 0, other_checksum = 0;
+    for (const auto& s : ranks)
+      if (s.rank != last.rank) {
+        l.others_kernel_s = std::max(l.others_kernel_s, s.kernel_s);
+        other_launch = std::max(other_launch, s.launch_s());
+        other_checksum = std::max(other_checksum, s.checksum_s());
+      }
+    const double staging = last.stage_s() - last.stage_alone.median_s;
+    const double launch = last.launch_s() - other_launch;
+    const double sum = last.checksum_s() - other_checksum;
+    if (staging >= f.staging_threshold_s && staging >= 0.5 * gap) {
+      l.cause = LateCause::Staging;
+      l.cause_s = staging;
+    } else if (launch >= thr && launch >= 0.5 * gap) {
+      l.cause = LateCause::Launch;
+      l.cause_s = launch;
+    } else if (sum >= thr && sum >= 0.5 * gap) {
+      l.cause = LateCause::Checksum;
+      l.cause_s = sum;
+    } else {
+      l.cause = LateCause::Other;
+      l.cause_s = std::max(staging, std::max(launch, sum));
+    }
+  }
+
   // Who waited in the collective, and was it for the last rank?
   for (const auto& s : ranks) {
     if (s.rank == f.last_rank) continue;
@@ -123,7 +177,10 @@ CollectiveFindings explain(const CollectiveAfterLaunch& r) {
       w.rank = s.rank;
       w.wait_s = wait;
       w.for_rank = last.rank;
-      w.for_kernel = last.kernel;
+      // Its kernel is named only where the kernel made it late.
+      if (f.late.cause == LateCause::Staging ||
+          f.late.cause == LateCause::Launch)
+        w.for_kernel = last.kernel;
       w.arrival_gap_s = gap;
       f.waits.push_back(w);
     } else {
@@ -135,35 +192,6 @@ CollectiveFindings explain(const CollectiveAfterLaunch& r) {
               return a.wait_s > b.wait_s;
             });
 
-  // Why the last rank came late: the step before the collective that
-  // holds at least half of its lateness.
-  const double gap =
-      last.arrival_s() - ranks[std::size_t(f.first_rank)].arrival_s();
-  if (gap >= thr) {
-    LateArrival& l = f.late;
-    l.rank = last.rank;
-    l.kernel = last.kernel;
-    l.gap_s = gap;
-    l.kernel_s = last.kernel_s;
-    double other_launch = 0;
-    for (const auto& s : ranks)
-      if (s.rank != last.rank) {
-        l.others_kernel_s = std::max(l.others_kernel_s, s.kernel_s);
-        other_launch = std::max(other_launch, s.launch_s());
-      }
-    const double staging = last.stage_s() - last.stage_alone.median_s;
-    const double launch = last.launch_s() - other_launch;
-    if (staging >= f.staging_threshold_s && staging >= 0.5 * gap) {
-      l.cause = LateCause::Staging;
-      l.cause_s = staging;
-    } else if (launch >= thr && launch >= 0.5 * gap) {
-      l.cause = LateCause::Launch;
-      l.cause_s = launch;
-    } else {
-      l.cause = LateCause::Other;
-      l.cause_s = std::max(staging, launch);
-    }
-  }
   return f;
 }
 

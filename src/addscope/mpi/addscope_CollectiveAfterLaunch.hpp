@@ -43,15 +43,22 @@ struct CollectiveOptions {
 struct RankSequence {
   int rank = 0;
   std::string kernel;  ///< the label this rank launched
+  /// This rank's aligned start on the time axis all ranks share: where all
+  /// ranks run on one node their steady clocks agree, and this is when the
+  /// rank left the barrier after the first rank did; across nodes 0 (each
+  /// rank's own start, which differs by the barrier's exit skew).
+  double start_s = 0;
   // naive: launch; checksum (launched); staging; MPI_Allreduce
   double launch_end_s = 0;
   double stage_begin_s = 0, stage_end_s = 0;
   double collective_begin_s = 0, collective_end_s = 0;
   double launch_s() const { return launch_end_s; }
+  /// Between the launch and the staging: launching the checksum.
+  double checksum_s() const { return stage_begin_s - launch_end_s; }
   double stage_s() const { return stage_end_s - stage_begin_s; }
   double collective_s() const { return collective_end_s - collective_begin_s; }
-  /// When it entered the collective (from the aligned start).
-  double arrival_s() const { return collective_begin_s; }
+  /// When it entered the collective, on the shared axis.
+  double arrival_s() const { return start_s + collective_begin_s; }
   // fenced: launch, fence (the kernel); then the staging and the
   // collective `reads` times each, alone (every rank entering together)
   double fenced_launch_s = 0;
@@ -67,6 +74,8 @@ struct CollectiveAfterLaunch {
   std::string staging = "deep_copy(checksum)";
   std::string exec_space;
   bool async_backend = false;
+  /// All ranks on one node: their moments share one clock (start_s).
+  bool one_clock = false;
   std::vector<RankSequence> ranks;  ///< by rank (on every rank)
   std::uint64_t naive_sum = 0;      ///< what the naive pass's collective gave
   std::uint64_t expected_sum = 0;   ///< checksum(out) after everything, fenced
@@ -87,17 +96,20 @@ struct CollectiveWait {
   int rank = -1;
   double wait_s = 0;  ///< its collective time - its median alone
   int for_rank = -1;  ///< the last rank to enter the collective
+  /// for_rank's kernel, where its kernel made it late (LateCause Staging
+  /// or Launch); "" otherwise.
   std::string for_kernel;
   double arrival_gap_s = 0;  ///< how much later for_rank entered
 };
 
 /// Where the last rank's time before the collective went.
 enum class LateCause {
-  None,     ///< nobody arrived late (beyond the threshold)
-  Staging,  ///< its staging waited for its kernel (asynchronous backends)
-  Launch,   ///< its launch call took the time (synchronous backends: the
-            ///< kernel runs inside the launch)
-  Other     ///< neither explains at least half of the gap
+  None,      ///< nobody arrived late (beyond the threshold)
+  Staging,   ///< its staging waited for its kernel (asynchronous backends)
+  Launch,    ///< its launch call took the time (synchronous backends: the
+             ///< kernel runs inside the launch)
+  Checksum,  ///< launching (on a host backend: computing) its checksum did
+  Other      ///< none of them explains at least half of the gap
 };
 const char* to_string(LateCause c);
 
@@ -106,8 +118,8 @@ struct LateArrival {
   std::string kernel;
   double gap_s = 0;  ///< after the first rank to enter the collective
   LateCause cause = LateCause::None;
-  /// Staging: its staging minus its staging alone (median); Launch: its
-  /// launch minus the longest launch of the other ranks.
+  /// Staging: its staging minus its staging alone (median); Launch and
+  /// Checksum: that step minus the longest one of the other ranks.
   double cause_s = 0;
   double kernel_s = 0;         ///< its kernel, fenced
   double others_kernel_s = 0;  ///< the slowest other rank's kernel, fenced
@@ -127,7 +139,12 @@ struct CollectiveFindings {
   std::vector<int> unexplained;
 };
 
-/// The findings, from the numbers only (see the fields for each rule).
+/// The findings, from the numbers only: the last rank to enter the
+/// collective is the one waited for; a rank waited if its collective
+/// exceeded its time alone by the threshold and the last rank entered
+/// later by as much; the last rank's cause is the first step before the
+/// collective (staging, launch, checksum) whose excess is at least its
+/// threshold and half of the lateness.
 CollectiveFindings explain(const CollectiveAfterLaunch& r);
 
 // ---- implementation ----------------------------------------------------
@@ -136,9 +153,12 @@ namespace Impl {
 /// Packs/unpacks one rank's numbers for the gather.
 std::vector<double> pack(const RankSequence& s);
 RankSequence unpack(int rank, const std::vector<double>& v, int reads);
-/// Gathers every rank's sequence (collective).
+/// Gathers every rank's sequence (collective); `steady_start_s` is this
+/// rank's aligned start on its steady clock. Sets `one_clock`.
 std::vector<RankSequence> gather_sequences(MPI_Comm comm,
-                                           const RankSequence& mine, int reads);
+                                           const RankSequence& mine,
+                                           double steady_start_s, int reads,
+                                           bool& one_clock);
 }  // namespace Impl
 
 template <class ExecSpace, class T, class M, class Launch>
@@ -225,7 +245,7 @@ CollectiveAfterLaunch measure_collective_after_launch(
   me.stage_alone = Stats::of(stage);
   me.collective_alone = Stats::of(coll);
   res.expected_sum = checksum(exec, out);
-  res.ranks = Impl::gather_sequences(comm, me, opt.reads);
+  res.ranks = Impl::gather_sequences(comm, me, t0, opt.reads, res.one_clock);
   return res;
 }
 

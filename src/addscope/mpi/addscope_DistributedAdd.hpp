@@ -129,18 +129,19 @@ struct ChecksumFunctor {
   std::int64_t offset;
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t i,
                                          std::uint64_t& sum) const {
-    sum += mix64(bits_of(v(i)) ^ mix64(std::uint64_t(offset + i)));
+    sum += mix64(bits_of(v(i)) ^
+                 (std::uint64_t(offset + i) * 0xD6E8FEB86659FD93ull));
   }
 };
 }  // namespace Impl
 
 /// Launches (asynchronously, on `exec`) the checksum of this rank's block
 /// into `result`, a one-element (rank-0) View in exec's memory: the sum,
-/// modulo 2^64, over the local elements of a mix of each element's bits
-/// and its global index. Exact and independent of the order of summation:
-/// the ranks' checksums add up (MPI_SUM on MPI_UINT64_T) to the same value
-/// however N is distributed, and any change of a value or of its place
-/// changes it (with probability 1 - 2^-64).
+/// modulo 2^64, over the local elements of a mix (splitmix64's finaliser)
+/// of each element's bits and its global index. Exact and independent of the
+/// order of summation: the ranks' checksums add up (MPI_SUM on MPI_UINT64_T) to
+/// the same value however N is distributed, and any change of a value or of its
+/// place changes it (with probability 1 - 2^-64).
 template <class ExecSpace, class T, class M, class Result>
 void checksum_async(const ExecSpace& exec, const DistributedVector<T, M>& v,
                     const Result& result) {

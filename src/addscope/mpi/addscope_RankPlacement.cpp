@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "addscope/core/addscope_SpaceKind.hpp"
+#include "addscope/mpi/impl/addscope_Gather.hpp"
 #include "addscope/mpi/impl/addscope_MpiCheck.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -130,6 +131,37 @@ int kokkos_device_in_use() {
     return Kokkos::Cuda().cuda_device();
 #endif
   return -1;
+}
+
+std::vector<RankPlacement> gather_placements(MPI_Comm comm,
+                                             const RankPlacement& mine) {
+  const auto nums = Impl::allgather(
+      comm, std::vector<double>{
+                double(mine.rank), double(mine.ranks), double(mine.local_rank),
+                double(mine.local_ranks), double(mine.node), double(mine.nodes),
+                double(mine.devices), double(mine.device_id),
+                double(mine.user_device ? 1 : 0), double(mine.device_in_use)});
+  const auto hosts = Impl::allgather(comm, mine.host);
+  const auto hows = Impl::allgather(comm, mine.how);
+  std::vector<RankPlacement> all;
+  for (std::size_t r = 0; r < nums.size(); ++r) {
+    const auto& v = nums[r];
+    RankPlacement p;
+    p.rank = int(v[0]);
+    p.ranks = int(v[1]);
+    p.local_rank = int(v[2]);
+    p.local_ranks = int(v[3]);
+    p.node = int(v[4]);
+    p.nodes = int(v[5]);
+    p.devices = int(v[6]);
+    p.device_id = int(v[7]);
+    p.user_device = v[8] != 0;
+    p.device_in_use = int(v[9]);
+    p.host = hosts[r];
+    p.how = hows[r];
+    all.push_back(p);
+  }
+  return all;
 }
 
 std::string describe(const RankPlacement& p) {

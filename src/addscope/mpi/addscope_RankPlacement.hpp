@@ -35,7 +35,10 @@ struct RankPlacement {
   int devices = 0;
   int device_id = -1;        ///< the GPU chosen: local_rank % devices; -1 none
   bool user_device = false;  ///< the command line or environment chose it
-  std::string how;           ///< one line: how the device was chosen
+  /// The GPU Kokkos runs on (kokkos_device_in_use(), set by ScopeGuard once
+  /// Kokkos is up); -1 on host backends or before.
+  int device_in_use = -1;
+  std::string how;  ///< one line: how the device was chosen
   /// More ranks on this node than GPUs: some ranks share a GPU.
   bool shares_device() const { return devices > 0 && local_ranks > devices; }
 };
@@ -70,6 +73,10 @@ std::vector<std::string> kokkos_args_with_device(std::vector<std::string> args,
 /// The device Kokkos runs on, after Kokkos::initialize: the CUDA device id,
 /// or -1 on a host backend (and on GPU backends other than CUDA).
 int kokkos_device_in_use();
+
+/// Every rank's placement, by rank, on every rank (collective).
+std::vector<RankPlacement> gather_placements(MPI_Comm comm,
+                                             const RankPlacement& mine);
 
 /// "rank 1 of 2 on node0 (node 0 of 1), node-local rank 1 of 2: GPU 1 of 2"
 std::string describe(const RankPlacement& p);

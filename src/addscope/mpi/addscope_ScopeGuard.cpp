@@ -20,6 +20,7 @@ void ScopeGuard::init_mpi() {
 
 void ScopeGuard::after_kokkos() {
   device_in_use_ = kokkos_device_in_use();
+  placement_.device_in_use = device_in_use_;
   if (placement_.user_device)
     placement_.how =
         "node-local rank " + std::to_string(placement_.local_rank) + " of " +
