@@ -26,6 +26,10 @@
 #include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Files.hpp"
 #include "common/addscope_apps_Format.hpp"
+#if defined(ADDSCOPE_BENCH_MPI)
+#include "addscope/mpi/addscope_RankPlacement.hpp"
+#include "bench_mpi.hpp"
+#endif
 
 namespace addscope {
 namespace bench {
@@ -237,6 +241,10 @@ int main(int argc, char** argv) {
     apps::print_error(bench::kProgram, e);
     return apps::exit_usage;
   }
+#if defined(ADDSCOPE_BENCH_MPI)
+  // Started by mpirun: weak scaling over the ranks (bench_mpi.cpp).
+  if (addscope::mpi::launched_by_mpi()) return bench::run_mpi(cl, o);
+#endif
 
   Kokkos::initialize(cl.kokkos_argc(), cl.kokkos_argv());
   cl.warn_unused_kokkos_args();

@@ -61,6 +61,8 @@ json to_json(const mpi::RankPlacement& p) {
 
 json to_json(const mpi::RankTimes& t) {
   return {{"seconds", t.seconds},
+          {"span_s", t.span_s},
+          {"one_clock", t.one_clock},
           {"min_s", t.min_s},
           {"max_s", t.max_s},
           {"mean_s", t.mean_s},
@@ -69,8 +71,11 @@ json to_json(const mpi::RankTimes& t) {
 }
 
 json to_json(const mpi::CrossRankPhase& p) {
-  json runs = json::array();
-  for (const auto& r : p.runs) runs.push_back(r.seconds);
+  json runs = json::array(), spans = json::array();
+  for (const auto& r : p.runs) {
+    runs.push_back(r.seconds);
+    spans.push_back(r.span_s);
+  }
   json per_rank = json::array();
   for (const auto& s : p.per_rank) per_rank.push_back(to_json(s));
   return {{"label", p.label},
@@ -78,6 +83,8 @@ json to_json(const mpi::CrossRankPhase& p) {
           {"n_total", p.n_total},
           {"bytes_total", p.bytes_total},
           {"runs_s", runs},
+          {"span_s", spans},
+          {"one_clock", p.one_clock},
           {"job", to_json(p.job)},
           {"per_rank", per_rank},
           {"slowest_count", p.slowest_count},

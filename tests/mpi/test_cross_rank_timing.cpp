@@ -67,6 +67,24 @@ TEST(CrossRankTiming, PlantedDelayMakesThatRankTheSlowest) {
   EXPECT_EQ(all_max, t.max_s);
 }
 
+TEST(CrossRankTiming, OnOneNodeTheJobSpansFirstStartToLastEnd) {
+  // Made-up intervals on one clock: rank 0 from 10.000 s for 2 ms, rank 1
+  // from 10.003 s for 1 ms: the job took 4 ms, its longest rank 2 ms.
+  const int me = world_rank(), R = world_size();
+  const double start = 10.0 + (me == 1 ? 0.003 : 0.0);
+  const double secs = me == 1 ? 1 * ms : 2 * ms;
+  const auto one =
+      addscope::mpi::gather_times(MPI_COMM_WORLD, secs, true, start);
+  const auto apart =
+      addscope::mpi::gather_times(MPI_COMM_WORLD, secs, false, start);
+  EXPECT_DOUBLE_EQ(apart.span_s, apart.max_s);  // clocks not compared
+  if (R > 1)
+    EXPECT_NEAR(one.span_s, 4 * ms, 1e-9);
+  else
+    EXPECT_NEAR(one.span_s, 2 * ms, 1e-9);
+  EXPECT_TRUE(addscope::mpi::all_on_one_node(MPI_COMM_WORLD));
+}
+
 TEST(CrossRankTiming, TheClockStartsAfterTheBarrierAndStopsAfterTheFence) {
   // Rank 0 arrives 60 ms late at the barrier: nobody's time includes that.
   // The work is "asynchronous": a fake space whose fence does the work.
@@ -110,11 +128,17 @@ TEST(CrossRankTiming, RepeatedRunsGiveJobTimePerRankStatsAndAggregate) {
   ASSERT_EQ(p.runs.size(), 4u);
   ASSERT_EQ(int(p.per_rank.size()), R);
   std::vector<double> job;
+  EXPECT_TRUE(p.one_clock);  // the tests run on one node
   for (const auto& run : p.runs) {
     EXPECT_EQ(run.slowest_rank, late);
-    job.push_back(run.max_s);
+    EXPECT_TRUE(run.one_clock);
+    // First start to last end: at least the slowest rank's own time, and
+    // not more than that plus the barrier's exit skew.
+    EXPECT_GE(run.span_s, run.max_s);
+    EXPECT_LT(run.span_s, run.max_s + 5 * ms);
+    job.push_back(run.span_s);
   }
-  EXPECT_EQ(p.job.samples_s, job);  // the job's time: the slowest rank's
+  EXPECT_EQ(p.job.samples_s, job);  // the job's time, run by run
   EXPECT_EQ(p.slowest_rank, late);
   EXPECT_EQ(p.slowest_count[std::size_t(late)], 4);
   EXPECT_GE(p.job.median_s, 30 * ms);

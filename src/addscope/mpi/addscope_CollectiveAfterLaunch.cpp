@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "addscope/mpi/addscope_CrossRankTiming.hpp"
 #include "addscope/mpi/impl/addscope_Gather.hpp"
 #include "addscope/mpi/impl/addscope_MpiCheck.hpp"
 
@@ -62,17 +63,7 @@ std::vector<RankSequence> gather_sequences(MPI_Comm comm,
                                            const RankSequence& mine,
                                            double steady_start_s, int reads,
                                            bool& one_clock) {
-  int ranks = 1, node_ranks = 1;
-  ADDSCOPE_MPI_CHECK(MPI_Comm_size(comm, &ranks));
-  MPI_Comm node;
-  ADDSCOPE_MPI_CHECK(
-      MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  ADDSCOPE_MPI_CHECK(MPI_Comm_size(node, &node_ranks));
-  ADDSCOPE_MPI_CHECK(MPI_Comm_free(&node));
-  int all_one = node_ranks == ranks ? 1 : 0;
-  ADDSCOPE_MPI_CHECK(
-      MPI_Allreduce(MPI_IN_PLACE, &all_one, 1, MPI_INT, MPI_MIN, comm));
-  one_clock = all_one == 1;
+  one_clock = all_on_one_node(comm);
   const auto starts = allgather(comm, std::vector<double>{steady_start_s});
   double first = starts.front().front();
   for (const auto& s : starts) first = std::min(first, s.front());

@@ -28,14 +28,38 @@ RankTimes RankTimes::of(std::vector<double> seconds) {
   t.slowest_rank = int(mx - s.begin());
   t.fastest_rank = int(mn - s.begin());
   t.mean_s = std::accumulate(s.begin(), s.end(), 0.0) / double(s.size());
+  t.span_s = t.max_s;
   return t;
 }
 
-RankTimes gather_times(MPI_Comm comm, double seconds) {
-  const auto all = Impl::allgather(comm, std::vector<double>{seconds});
+RankTimes gather_times(MPI_Comm comm, double seconds, bool one_clock,
+                       double start_s) {
+  const auto all = Impl::allgather(comm, std::vector<double>{seconds, start_s});
   std::vector<double> s;
-  for (const auto& v : all) s.push_back(v.front());
-  return RankTimes::of(std::move(s));
+  double first = INFINITY, last = -INFINITY;
+  for (const auto& v : all) {
+    s.push_back(v[0]);
+    first = std::min(first, v[1]);
+    last = std::max(last, v[1] + v[0]);
+  }
+  RankTimes t = RankTimes::of(std::move(s));
+  t.one_clock = one_clock;
+  if (one_clock) t.span_s = std::max(t.max_s, last - first);
+  return t;
+}
+
+bool all_on_one_node(MPI_Comm comm) {
+  int ranks = 1, node_ranks = 1;
+  ADDSCOPE_MPI_CHECK(MPI_Comm_size(comm, &ranks));
+  MPI_Comm node;
+  ADDSCOPE_MPI_CHECK(
+      MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  ADDSCOPE_MPI_CHECK(MPI_Comm_size(node, &node_ranks));
+  ADDSCOPE_MPI_CHECK(MPI_Comm_free(&node));
+  int all = node_ranks == ranks ? 1 : 0;
+  ADDSCOPE_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm));
+  return all == 1;
 }
 
 namespace {
@@ -68,7 +92,7 @@ void summarize(CrossRankPhase& p) {
   std::vector<std::vector<double>> by_rank(std::size_t(p.ranks));
   p.slowest_count.assign(std::size_t(p.ranks), 0);
   for (const auto& run : p.runs) {
-    job.push_back(run.max_s);
+    job.push_back(run.span_s);
     ++p.slowest_count[std::size_t(run.slowest_rank)];
     for (int r = 0; r < p.ranks; ++r)
       by_rank[std::size_t(r)].push_back(run.seconds[std::size_t(r)]);

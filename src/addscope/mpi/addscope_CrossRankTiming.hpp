@@ -6,10 +6,11 @@
 // ranks by that rank's time.
 //
 // Each rank times on its own steady clock from the moment it left the
-// barrier: durations, never timestamps compared across machines. Ranks leave
-// a barrier within a few microseconds of each other on one node (shared
-// memory), more across a network; times shorter than that skew are not
-// comparable between ranks.
+// barrier. Where all ranks run on one node their steady clocks agree, and
+// the job's time is from the first rank's start to the last rank's end;
+// across nodes clocks are never compared: the job's time is then the
+// longest rank's time, and the barrier's exit skew (microseconds on one
+// node, more across a network) is not in it.
 #ifndef ADDSCOPE_MPI_CROSSRANKTIMING_HPP
 #define ADDSCOPE_MPI_CROSSRANKTIMING_HPP
 
@@ -35,25 +36,38 @@ struct RankTimes {
   double min_s = 0, max_s = 0, mean_s = 0;
   int slowest_rank = -1;  ///< largest time (the lowest such rank on ties)
   int fastest_rank = -1;  ///< smallest time (the lowest such rank on ties)
+  /// The job's time: first start to last end where the ranks share one
+  /// clock (one node), else max_s.
+  double span_s = 0;
+  bool one_clock = false;
   double spread_s() const { return max_s - min_s; }
   /// Throws InvalidArgument for no values or a negative or NaN one.
   static RankTimes of(std::vector<double> seconds);
 };
 
-/// Every rank's `seconds`, gathered on every rank (collective).
-RankTimes gather_times(MPI_Comm comm, double seconds);
+/// Every rank's `seconds`, gathered on every rank (collective). With
+/// `one_clock` (all ranks on one node: all_on_one_node), `start_s` is when
+/// this rank's interval began on its steady clock, and span_s covers all
+/// intervals.
+RankTimes gather_times(MPI_Comm comm, double seconds, bool one_clock = false,
+                       double start_s = 0);
+
+/// Do all ranks of `comm` run on one node (MPI_COMM_TYPE_SHARED), so that
+/// their steady clocks agree? Collective.
+bool all_on_one_node(MPI_Comm comm);
 
 /// Every rank: MPI_Barrier, then f(), then exec.fence(); each rank's time
 /// from leaving the barrier to the end of its fence, gathered on every
-/// rank (collective).
+/// rank (collective). `one_clock`: all_on_one_node(comm), if known.
 template <class ExecSpace, class F>
-RankTimes time_across_ranks(MPI_Comm comm, const ExecSpace& exec, F&& f) {
+RankTimes time_across_ranks(MPI_Comm comm, const ExecSpace& exec, F&& f,
+                            bool one_clock = false) {
   exec.fence();
   ADDSCOPE_MPI_CHECK(MPI_Barrier(comm));
   const double t0 = host_seconds();
   f();
   exec.fence();
-  return gather_times(comm, host_seconds() - t0);
+  return gather_times(comm, host_seconds() - t0, one_clock, t0);
 }
 
 /// An operation run on every rank at once, `repeat` times.
@@ -63,10 +77,12 @@ struct CrossRankPhase {
   std::int64_t n_total = 0;       ///< elements, all ranks together
   std::uint64_t bytes_total = 0;  ///< bytes one run moves, all ranks
   std::vector<RankTimes> runs;    ///< each run: every rank's time
-  /// Over the runs: the slowest rank's time of each run — how long the job
-  /// took (launch + fence, from an aligned start).
+  /// Over the runs: each run's span_s — how long the job took (launch +
+  /// fence, from an aligned start: first start to last end on one node,
+  /// the slowest rank's time across nodes).
   Stats job;
-  std::vector<Stats> per_rank;     ///< each rank's times over the runs
+  bool one_clock = false;       ///< the runs' spans cover every rank's interval
+  std::vector<Stats> per_rank;  ///< each rank's times over the runs
   std::vector<int> slowest_count;  ///< runs in which each rank was slowest
   int slowest_rank = -1;           ///< the rank with the largest median
   double aggregate_gbps = 0;       ///< bytes_total / job.median_s
@@ -145,9 +161,11 @@ CrossRankPhase measure_across_ranks(MPI_Comm comm, const ExecSpace& exec,
   p.n_total = Impl::sum_over_ranks(comm, n_local);
   p.bytes_total =
       std::uint64_t(Impl::sum_over_ranks(comm, std::int64_t(bytes_local)));
-  for (int i = 0; i < opt.warmup; ++i) time_across_ranks(comm, exec, launch);
+  p.one_clock = all_on_one_node(comm);
+  for (int i = 0; i < opt.warmup; ++i)
+    time_across_ranks(comm, exec, launch, p.one_clock);
   for (int i = 0; i < opt.repeat; ++i)
-    p.runs.push_back(time_across_ranks(comm, exec, launch));
+    p.runs.push_back(time_across_ranks(comm, exec, launch, p.one_clock));
   Impl::summarize(p);
   return p;
 }
