@@ -34,7 +34,8 @@
 #   file under $ADDSCOPE_DEPS_DIR/locks).
 #
 # Usage: cmake/bootstrap.sh [packages|cuda-toolkit|fuzz-tools|source|openmp|cuda]...
-#   packages      apt: compilers, GoogleTest, CLI11, nlohmann-json, fmt, gnuplot
+#   packages      apt: compilers, GoogleTest, CLI11, nlohmann-json, fmt, gnuplot,
+#                 Open MPI (the MPI component and its tests)
 #   cuda-toolkit  apt: nvidia-cuda-toolkit (11.8, non-free) + libcupti-dev + g++-11 (large)
 #   fuzz-tools    apt: clang-14 + compiler-rt (libFuzzer) for tests/fuzz
 #   source        fetch and unpack Kokkos + Kokkos Kernels from Debian's trilinos
@@ -148,7 +149,8 @@ apt_install() {  # apt_install STEP pkgs...
 
 step_packages() {
   apt_install packages build-essential cmake ninja-build python3 dpkg-dev \
-    libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libfmt-dev gnuplot-nox
+    libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libfmt-dev gnuplot-nox \
+    libopenmpi-dev openmpi-bin
 }
 
 step_cuda_toolkit() {
