@@ -151,6 +151,28 @@ TEST(CollectiveFindings, LateBecauseOfItsChecksumBlamesNoKernel) {
   EXPECT_NEAR(f.late.cause_s, 30 * ms, 1 * us);
 }
 
+TEST(CollectiveAfterLaunch, OneNodeMomentsShareTheFirstRanksClock) {
+  // Rank r left the barrier r x 10 ms after rank 0 (on the steady clock):
+  // on one node its moments move by that much.
+  int me = 0, R = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &R);
+  RankSequence s = rank_seq(me, "k", 5 * us, 20 * us, 1 * ms, 40 * us);
+  bool one_clock = false;
+  const auto all = addscope::mpi::Impl::gather_sequences(
+      MPI_COMM_WORLD, s, 1000.0 + me * 10 * ms, 3, one_clock);
+  EXPECT_TRUE(one_clock);
+  ASSERT_EQ(int(all.size()), R);
+  for (int r = 0; r < R; ++r) {
+    EXPECT_EQ(all[std::size_t(r)].rank, r);
+    EXPECT_NEAR(all[std::size_t(r)].start_s, r * 10 * ms, 1e-9);
+    EXPECT_NEAR(all[std::size_t(r)].arrival_s(),
+                r * 10 * ms + s.collective_begin_s, 1e-9);
+    EXPECT_EQ(all[std::size_t(r)].collective_alone.samples_s,
+              s.collective_alone.samples_s);
+  }
+}
+
 TEST(CollectiveAfterLaunch, PlantedSlowRankIsFoundByTheOthers) {
   // Every rank adds its block with `range`; the last rank also sleeps
   // 150 ms inside its launch (as a host backend's slow kernel would keep
@@ -186,7 +208,7 @@ TEST(CollectiveAfterLaunch, PlantedSlowRankIsFoundByTheOthers) {
   for (const auto& s : r.ranks) {
     EXPECT_EQ(s.rank, &s - r.ranks.data());
     EXPECT_EQ(s.stage_alone.count, 3u);
-    EXPECT_LE(s.launch_end_s, s.stage_begin_s);
+    EXPECT_LT(s.launch_end_s, s.stage_begin_s);  // the checksum's launch
     EXPECT_LE(s.stage_end_s, s.collective_begin_s);
     EXPECT_LE(s.collective_begin_s, s.collective_end_s);
   }

@@ -44,6 +44,7 @@ RankTimes gather_times(MPI_Comm comm, double seconds, bool one_clock,
   }
   RankTimes t = RankTimes::of(std::move(s));
   t.one_clock = one_clock;
+  for (const auto& v : all) t.starts_s.push_back(v[1]);
   if (one_clock) t.span_s = std::max(t.max_s, last - first);
   return t;
 }

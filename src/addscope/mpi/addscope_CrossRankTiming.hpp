@@ -40,6 +40,9 @@ struct RankTimes {
   /// clock (one node), else max_s.
   double span_s = 0;
   bool one_clock = false;
+  /// Where each rank's interval began on its steady clock (comparable
+  /// between ranks only with one_clock; empty from of()).
+  std::vector<double> starts_s;
   double spread_s() const { return max_s - min_s; }
   /// Throws InvalidArgument for no values or a negative or NaN one.
   static RankTimes of(std::vector<double> seconds);
