@@ -64,7 +64,7 @@ struct RankSequence {
   double fenced_launch_s = 0;
   double kernel_s = 0;  ///< launch + fence
   Stats stage_alone, collective_alone;
-  /// The sync tracker's longest wait in the naive pass on this rank, one
+  /// The waits tracker's longest wait in the naive pass on this rank, one
   /// line ("" if no call waited for local device work).
   std::string tracker_line;
 };
@@ -194,32 +194,34 @@ CollectiveAfterLaunch measure_collective_after_launch(
     allreduce();
   }
 
-  // Naive: launch, checksum, stage, collective — no fence.
+  // Naive: launch, checksum, stage, collective — no fence. The tracker
+  // (shared with the waits tool, if loaded) attributes the waits of the
+  // calls made from here on; the device is measured (CUPTI, where there is
+  // one) around this pass.
   SyncTracker& tr = SyncTracker::global();
+  addscope::Impl::DeviceTracingScope tracing(res.async_backend);
   exec.fence();
   ADDSCOPE_MPI_CHECK(MPI_Barrier(comm));
-  const double since = tr.now();
+  const auto mark = tr.mark();
   const double t0 = host_seconds();
-  addscope::Impl::tracked_step("launch " + label, [&] {
+  addscope::Impl::tracked_step(CallKind::Step, "launch " + label, [&] {
     addscope::Impl::tracked_launch<ExecSpace>(label, launch);
   });
   me.launch_end_s = host_seconds() - t0;
   addscope::Impl::tracked_launch<ExecSpace>(
       "addscope::mpi::checksum", [&] { checksum_async(exec, out, dsum); });
   me.stage_begin_s = host_seconds() - t0;
-  addscope::Impl::tracked_step(res.staging,
+  addscope::Impl::tracked_step(CallKind::DeepCopy, res.staging,
                                [&] { Kokkos::deep_copy(hsum, dsum); });
   me.stage_end_s = host_seconds() - t0;
   me.collective_begin_s = me.stage_end_s;
-  addscope::Impl::tracked_step(res.collective, allreduce);
+  addscope::Impl::tracked_step(CallKind::Step, res.collective, allreduce);
   me.collective_end_s = host_seconds() - t0;
   res.naive_sum = total;
-  tr.poll();
-  for (const auto& c : tr.blocking_calls())
-    if (c.begin_s >= since && !c.waited_for.empty()) {
-      me.tracker_line = format_attribution(c);
-      break;
-    }
+  tr.flush();
+  const auto waits = tr.waits_since(mark);
+  tracing.stop();
+  if (!waits.empty()) me.tracker_line = format_attribution(waits.front());
 
   // Fenced: the kernel alone, then the staging and the collective alone.
   exec.fence();
