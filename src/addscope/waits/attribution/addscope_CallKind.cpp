@@ -22,6 +22,8 @@ const char* call_kind_name(CallKind k) {
       return "step";
     case CallKind::Runtime:
       return "runtime";
+    case CallKind::Mpi:
+      return "mpi";
   }
   return "unknown";
 }

@@ -19,6 +19,7 @@ enum class CallKind : std::uint8_t {
   Region,      ///< a profiling region: context, never the waiting call
   Step,        ///< a step named by the program (the library's front door)
   Runtime,     ///< a blocking device-runtime call outside any Kokkos call
+  Mpi,         ///< an MPI call (libaddscope_waits_mpi.so's PMPI wrappers)
 };
 const char* call_kind_name(CallKind k);
 
