@@ -39,6 +39,19 @@ if [[ -n "${ADDSCOPE_BUNDLE_FLAVOUR:-}" ]]; then
   strip "$D/$fname"/bin/* 2>/dev/null || true
 fi
 cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/lib/"
+# The MPI pieces (a build with addscope_ENABLE_MPI): the waits tool's PMPI
+# wrappers, the slow-collective program and the ctest checks that run.sh mpi
+# uses (cmake -P). libmpi.so.40 does not travel: the GPU machine's Open MPI
+# 4.1.6 has the same ABI as Debian's 4.1.4.
+if [[ -f "$B/src/libaddscope_waits_mpi.so" ]]; then
+  cp "$B/src/libaddscope_waits_mpi.so" "$D/lib/"
+  cp "$B/tests/mpi/addscope-test-waits-slow-collective" "$D/bin/"
+  mkdir -p "$D/checks/demo" "$D/checks/bench" "$D/checks/mpi"
+  cp "$ROOT/apps/check_helpers.cmake" "$D/checks/"
+  cp "$ROOT/apps/demo/check_demo_mpi.cmake" "$D/checks/demo/"
+  cp "$ROOT/apps/bench/check_bench_mpi.cmake" "$D/checks/bench/"
+  cp "$ROOT/tests/mpi/check_waits_mpi.cmake" "$D/checks/mpi/"
+fi
 for l in libcudart.so.11.0 libcupti.so.11.8 libfmt.so.9 libgomp.so.1; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
 done

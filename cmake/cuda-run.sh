@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Runs the bundled CUDA programs (see cuda-bundle.sh) on a GPU machine;
 # logs go to $OUT (default ./logs). Steps: unit waits (alias tool) shapes demo
-# probe readprobe bench bench-full bench-host sanitize. Exits non-zero if
+# probe readprobe bench bench-full bench-host sanitize mpi. Exits non-zero if
 # any step failed.
+# mpi (a bundle of an MPI build; 2 GPUs, e.g. nvidia-h200-x2): under
+# `mpirun --allow-run-as-root -np 2` (one GPU per node-local rank, chosen by
+# addscope::mpi): the demo's seed across ranks and its check, the waits tool
+# with libaddscope_waits_mpi.so on the slow-collective program and its
+# merged-report check, the bench's weak scaling for float at 2^28 with the
+# 95% target. MPI_RANKS, MPI_DEMO_N, MPI_WAITS_EXPECT (device | host),
+# MPI_WAITS_ARGS ("N|REPS"), MPI_BENCH_SIZE (2^28) override.
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="${OUT:-$PWD/logs}"; mkdir -p "$OUT"
@@ -98,6 +105,46 @@ for step in "$@"; do
         echo "$tool rc=$rc"; [[ $rc -eq 0 ]] || status=1
         grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/sanitize_$tool.log" | tail -5
       done ;;
+    mpi)
+      [[ -f "$HERE/lib/libaddscope_waits_mpi.so" ]] || { echo "no MPI pieces in the bundle"; echo "mpi rc=1"; status=1; continue; }
+      command -v mpirun >/dev/null || { echo "no mpirun"; echo "mpi rc=1"; status=1; continue; }
+      # This machine's libmpi.so.40 (Open MPI 4.x: the ABI the programs were
+      # linked against), beside mpirun when not on the loader's path.
+      mpilib="$(dirname "$(dirname "$(command -v mpirun)")")/lib"
+      ldconfig -p 2>/dev/null | grep -q 'libmpi\.so\.40' || export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$mpilib"
+      mpirun --version 2>&1 | head -1 | tee "$OUT/mpi_version.txt"
+      ranks="${MPI_RANKS:-2}" rc=0
+      # (containers often forbid the shared-memory single copy: plain copies)
+      export OMPI_MCA_btl_vader_single_copy_mechanism=none
+      M="mpirun|--allow-run-as-root|--oversubscribe|-x|LD_LIBRARY_PATH|-x|OMP_NUM_THREADS|-x|OMP_PROC_BIND"
+      kv="$("$B/addscope-demo" --version | sed -n 's/.*(Kokkos \([0-9.]*\).*/\1/p')"
+      # 1. The demo: the seed across ranks (the last rank's 1x1 kernel), its
+      #    findings recomputed from its JSON.
+      t0=$SECONDS
+      cmake -DMPIEXEC="$M" -DNP_FLAG=-np -DRANKS="$ranks" -DN="${MPI_DEMO_N:-10000000}" -DSLOW=$((ranks - 1)) \
+        -DDEMO="$B/addscope-demo" -DJSON="$OUT/demo_mpi.json" -DKOKKOS_VERSION="$kv" \
+        -P "$HERE/checks/demo/check_demo_mpi.cmake" >"$OUT/demo_mpi.txt" 2>&1 || rc=1
+      echo "-- demo across $ranks ranks: $([[ $rc -eq 0 ]] && echo checked || echo FAILED) ($((SECONDS - t0)) s)"
+      grep -v '^$' "$OUT/demo_mpi.txt" | head -60
+      # 2. The waits tool + libaddscope_waits_mpi.so on a plain Kokkos + MPI
+      #    program whose last rank is slow before MPI_Allreduce.
+      t0=$SECONDS r2=0
+      cmake -DMPIEXEC="$M" -DNP_FLAG=-np -DPROGRAM="$B/addscope-test-waits-slow-collective" \
+        -DTOOL="$HERE/lib/libaddscope_waits.so" -DTOOL_MPI="$HERE/lib/libaddscope_waits_mpi.so" \
+        -DOUT="$OUT/waits_mpi" -DEXPECT="${MPI_WAITS_EXPECT:-device}" -DARGS="${MPI_WAITS_ARGS:-10000000|1}" \
+        -P "$HERE/checks/mpi/check_waits_mpi.cmake" >"$OUT/waits_mpi.txt" 2>&1 || r2=1
+      echo "-- waits tool across 2 ranks: $([[ $r2 -eq 0 ]] && echo checked || echo FAILED) ($((SECONDS - t0)) s)"
+      grep -v '^$' "$OUT/waits_mpi.txt" | grep -v "^  *[0-9]* x " | head -60
+      [[ $r2 -eq 0 ]] || rc=1
+      # 3. The bench: weak scaling, float at 2^28 per rank, target 95%.
+      t0=$SECONDS r3=0
+      cmake -DMPIEXEC="$M" -DNP_FLAG=-np -DRANKS="$ranks" -DBENCH="$B/addscope-bench" \
+        -DJSON="$OUT/bench_mpi.json" -DCSV="$OUT/bench_mpi.csv" -DSIZES="${MPI_BENCH_SIZE:-2^28}" -DMIN_EFFICIENCY=0.95 \
+        -P "$HERE/checks/bench/check_bench_mpi.cmake" >"$OUT/bench_mpi.txt" 2>&1 || r3=1
+      echo "-- bench across $ranks ranks: $([[ $r3 -eq 0 ]] && echo checked || echo FAILED) ($((SECONDS - t0)) s)"
+      grep -v '^$' "$OUT/bench_mpi.txt" | grep -v "WARNING\|OMP_PROC_BIND\|For best\|For unit\|In general" | tail -25
+      [[ $r3 -eq 0 ]] || rc=1
+      echo "mpi rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     *) echo "unknown step $step"; status=2 ;;
   esac
 done
