@@ -203,7 +203,7 @@ TEST(WaitsTrace, UnwritablePathIsAnError) {
 
 namespace {
 struct NsSink : addscope::Impl::DeviceSink {
-  void on_launch(std::uint32_t) override {}
+  void on_launch(const addscope::Impl::LaunchBegin&) override {}
   void on_launch_failed(std::uint32_t) override {}
   void on_slow_launch(double, double) override {}
   void on_blocking_begin(const addscope::Impl::BlockingBegin&) override {}
@@ -250,7 +250,7 @@ TEST(WaitsCupti, KernelRecordsDecode) {
   EXPECT_EQ(k.shape.block[0], 256);
   EXPECT_EQ(k.shape.registers, 40u);
   EXPECT_EQ(k.shape.shared_static + k.shape.shared_dynamic, 1152);
-  EXPECT_EQ(k.name, "_Z4spinl");
+  EXPECT_STREQ(k.name, "_Z4spinl");
   rec.p.end = 0;  // incomplete (a forced flush of a running kernel)
   EXPECT_FALSE(addscope::Impl::decode_kernel_record(&rec, 0, sink, &k));
   rec.p.end = rec.p.start;

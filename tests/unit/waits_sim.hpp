@@ -43,6 +43,14 @@ struct WaitsSim {
     o.settle_every = settle_every;
     t.reset(new addscope::SyncTracker(o));
   }
+  /// With options of the test's own (their clock, if a manual one, is
+  /// the one at() sets).
+  explicit WaitsSim(addscope::TrackerOptions o) {
+    if (auto c = std::dynamic_pointer_cast<addscope::ManualWaitsClock>(o.clock))
+      clock = c;
+    o.clock = clock;
+    t.reset(new addscope::SyncTracker(o));
+  }
   void at(double s) { clock->set(s); }
 
   struct Launched {

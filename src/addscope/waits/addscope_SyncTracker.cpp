@@ -5,12 +5,13 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <set>
 #include <unordered_map>
 
 #include "addscope/waits/attribution/addscope_Attribution.hpp"
@@ -53,12 +54,15 @@ const char* waits_mode_name(WaitsMode m) {
       return "device";
     case WaitsMode::KokkosOnly:
       return "kokkos-only";
+    case WaitsMode::Callbacks:
+      return "callbacks";
   }
   return "unknown";
 }
 
 // ---------------------------------------------------------------------------
-// State
+// Threads: an index per host thread, and a hook that tells every tracker the
+// thread used when it exits (so that its state is let go).
 
 namespace {
 std::atomic<std::uint32_t> g_next_thread{0};
@@ -66,10 +70,94 @@ std::uint32_t this_thread_index() {
   thread_local const std::uint32_t idx = g_next_thread.fetch_add(1);
   return idx;
 }
+std::atomic<std::uint64_t> g_next_serial{1};
+// Never destroyed: threads may exit during the static destruction.
+std::mutex& registry_mutex() {
+  static std::mutex* m = new std::mutex;
+  return *m;
+}
+std::unordered_map<std::uint64_t, SyncTracker*>& registry() {
+  static auto* r = new std::unordered_map<std::uint64_t, SyncTracker*>;
+  return *r;
+}
 constexpr double kForever = std::numeric_limits<double>::infinity();
-// Kernels launched with no fence seen yet, kept in Kokkos-only mode.
-constexpr std::size_t kMaxPendingLaunches = 4096;
 }  // namespace
+
+namespace Impl {
+class ThreadExitWatch {
+ public:
+  ~ThreadExitWatch() {
+    const std::uint32_t idx = this_thread_index();
+    std::lock_guard<std::mutex> g(registry_mutex());
+    for (auto serial : serials_) {
+      auto it = registry().find(serial);
+      if (it != registry().end()) it->second->on_thread_exit(idx);
+    }
+  }
+  void watch(std::uint64_t serial) {
+    if (std::find(serials_.begin(), serials_.end(), serial) == serials_.end())
+      serials_.push_back(serial);
+  }
+
+ private:
+  std::vector<std::uint64_t> serials_;
+};
+}  // namespace Impl
+
+namespace {
+void watch_this_thread(std::uint64_t serial) {
+  thread_local Impl::ThreadExitWatch w;
+  w.watch(serial);
+}
+
+// A queue of records kept in the order of a time key (they arrive nearly in
+// that order: inserting is a push at the back, or a short move).
+template <class T>
+class TimeQueue {
+ public:
+  struct Item {
+    double key;
+    T value;
+  };
+  void insert(double key, T value) {
+    if (q_.empty() || !(key < q_.back().key)) {
+      q_.push_back({key, std::move(value)});
+      return;
+    }
+    auto it =
+        std::upper_bound(q_.begin(), q_.end(), key,
+                         [](double k, const Item& i) { return k < i.key; });
+    q_.insert(it, {key, std::move(value)});
+  }
+  bool empty() const { return q_.empty(); }
+  std::size_t size() const { return q_.size(); }
+  Item& front() { return q_.front(); }
+  void pop_front() { q_.pop_front(); }
+  // The first item whose key is greater than `key`.
+  typename std::deque<Item>::iterator upper_bound(double key) {
+    return std::upper_bound(q_.begin(), q_.end(), key,
+                            [](double k, const Item& i) { return k < i.key; });
+  }
+  typename std::deque<Item>::iterator begin() { return q_.begin(); }
+  typename std::deque<Item>::iterator end() { return q_.end(); }
+  typename std::deque<Item>::const_iterator begin() const { return q_.begin(); }
+  typename std::deque<Item>::const_iterator end() const { return q_.end(); }
+
+ private:
+  std::deque<Item> q_;
+};
+
+// What a name is, as the rules ask, computed once per name.
+enum NameFlag : std::uint8_t {
+  kFlagsKnown = 1,
+  kUserFence = 2,
+  kResultFence = 4,
+  kViewInit = 8,
+};
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// State
 
 struct SyncTracker::State {
   struct Share {
@@ -77,24 +165,42 @@ struct SyncTracker::State {
     std::uint32_t stream;
     double wait_s;
   };
-  struct Open {
+  // What a wait is charged to: an open call, or a finished one whose
+  // blocking calls are not all attributed yet.
+  struct Charge {
     std::uint64_t id = 0;
     CallKind kind = CallKind::Step;
-    std::uint32_t what = 0, site = 0;
-    ExecId exec;
     double begin_s = 0;
     std::uint64_t own_launch = 0;  // its own kernels are its work, not waits
+    bool bound = false;            // waits without device times: upper bounds
+    std::uint32_t via = 0;         // where it blocked the longest
+    double via_wait_s = 0;
+    std::vector<Share> shares;
+  };
+  struct Open : Charge {
+    std::uint32_t what = 0, site = 0;
+    ExecId exec;
     std::array<std::uint32_t, 4> corr{};
     std::uint8_t ncorr = 0;
     bool blocked = false;  // a blocking runtime call happened inside
-    bool bound = false;    // Kokkos-only waits: upper bounds
-    std::uint32_t via = 0;
-    std::vector<Share> shares;
+    // Callbacks-only mode: the stream its launch went to.
+    bool lane_known = false;
+    std::uint32_t lane_device = 0, lane_stream = 0;
+  };
+  struct LiveCall : Charge {  // finished; blocking calls not all attributed
+    std::uint32_t what = 0, site = 0, regions = 0, context = 0;
+    SyncApi api = SyncApi::Other;
+    std::uint32_t thread = 0;
+    double end_s = 0;
+    std::uint32_t prev_event = 0;  // runtime calls: the Kokkos event before
+    bool awaiting_next_event = false;
   };
   struct Thread {
-    std::vector<Open> stack;  // regions included
-    std::vector<std::uint32_t> regions;
+    std::uint32_t index = 0;
+    std::vector<Open> stack;                  // regions included
+    std::vector<std::uint32_t> region_paths;  // path id per kept region
     std::uint32_t region_path = 0;
+    std::uint64_t regions_ignored = 0;  // pushes past the depth cap, open
     int blocking_depth = 0;
     BlockingCall blocking;
     std::uint32_t blocking_via = 0;
@@ -105,30 +211,22 @@ struct SyncTracker::State {
     // Runtime calls outside Kokkos calls, named by the events around them
     // once the next one comes.
     std::vector<std::uint64_t> awaiting_next_event;
-    bool used = false;
     // Blocking calls attributed, in time order (one thread's do not
     // overlap), kept while a kernel not yet settled may have run during them.
     std::deque<BlockingCall> blocked;
-  };
-  struct LiveCall {  // finished; its blocking calls are not attributed yet
-    std::uint64_t id = 0;
-    CallKind kind = CallKind::Step;
-    std::uint32_t what = 0, site = 0, regions = 0, context = 0, via = 0;
-    SyncApi api = SyncApi::Other;
-    std::uint32_t thread = 0;
-    double begin_s = 0, end_s = 0;
-    std::uint64_t own_launch = 0;
-    bool bound = false;
-    double via_wait_s = 0;
-    std::uint32_t prev_event = 0;  // runtime calls: the Kokkos event before
-    bool awaiting_next_event = false;
-    std::vector<Share> shares;
+    bool exited = false;
+    // The names this thread used last (kernels repeat): found by a compare
+    // instead of a hash.
+    std::array<std::pair<std::string_view, std::uint32_t>, 8> recent_names{};
+    std::uint8_t next_recent = 0;
   };
   struct LiveBlocking {
     BlockingCall b;
     std::uint32_t via = 0;
   };
   struct PendingCorr {
+    std::uint32_t correlation = 0;
+    bool done = false;  // its record came (erased from the front lazily)
     std::uint64_t launch = 0;
     std::uint64_t owner_call = 0;  // outermost call open at the launch
     std::uint32_t name = 0;
@@ -136,40 +234,80 @@ struct SyncTracker::State {
     ExecId exec;
     double launch_s = 0, launch_end_s = 0;
   };
+  // Launches not known finished, without device records (Kokkos-only and
+  // callbacks-only modes), by lane: a Kokkos instance, or a device stream.
   struct PendingLaunch {
-    std::uint64_t launch;
-    std::uint32_t name;
-    ExecId exec;
-    double launch_end_s;
+    std::uint64_t launch = 0, owner_call = 0;
+    std::uint32_t name = 0;
+    double launch_end_s = 0;
+  };
+  struct Lane {
+    ExecId exec;  // Kokkos-only
+    bool stream_known = false;
+    std::uint32_t device = 0, stream = 0;  // callbacks-only
+    std::deque<PendingLaunch> q;
   };
 
-  explicit State(TrackerOptions o) : opt(std::move(o)), ledger(opt.limits) {
+  explicit State(TrackerOptions o)
+      : opt(std::move(o)), lim(opt.tracker_limits), ledger(opt.limits) {
     clock = opt.clock ? opt.clock : std::make_shared<SteadyWaitsClock>();
-    names.emplace_back();
-    short_of.push_back(0);
+    add_name("");
+    full_name = add_name("(name table full)");
+    no_event_name = add_name("before any Kokkos event");
+    outside_kokkos_name = add_name("(a kernel launched outside Kokkos)");
   }
 
   TrackerOptions opt;
+  TrackerLimits lim;
   std::shared_ptr<WaitsClock> clock;
   Ledger ledger;
   std::unique_ptr<Impl::ChromeTrace> trace;
+  WaitsDropped dropped;
 
-  // Names, interned: ids are stable for the run.
-  std::vector<std::string> names;
-  std::unordered_map<std::string, std::uint32_t> name_ids;
-  std::vector<std::uint32_t> short_of;  // id -> id of the readable form
-  std::uint32_t intern(const std::string& s) {
+  // ---- names, interned: ids are stable for the run --------------------------
+  std::deque<std::string> names;  // stable: name_ids views into it
+  std::unordered_map<std::string_view, std::uint32_t> name_ids;
+  std::size_t name_bytes = 0;
+  std::vector<std::uint32_t> short_of;   // id -> id of the readable form
+  std::vector<std::uint32_t> launch_of;  // id -> id of "launch of <short>"
+  std::vector<std::uint8_t> flags_of;    // id -> NameFlag bits
+  std::uint32_t full_name = 0, no_event_name = 0, outside_kokkos_name = 0;
+
+  std::uint32_t add_name(std::string_view s) {
+    const auto id = std::uint32_t(names.size());
+    names.emplace_back(s);
+    name_ids.emplace(std::string_view(names.back()), id);
+    name_bytes += s.size();
+    short_of.push_back(0);
+    launch_of.push_back(0);
+    flags_of.push_back(0);
+    return id;
+  }
+  std::uint32_t intern(std::string_view s) {
     if (s.empty()) return 0;
     auto it = name_ids.find(s);
     if (it != name_ids.end()) return it->second;
-    const auto id = std::uint32_t(names.size());
-    names.push_back(s);
-    short_of.push_back(0);
-    name_ids.emplace(s, id);
+    if (names.size() >= lim.names || name_bytes + s.size() > lim.name_bytes) {
+      ++dropped.names;
+      return full_name;
+    }
+    return add_name(s);
+  }
+  // A thread's names: the ones it used last are found without hashing.
+  std::uint32_t intern(Thread& t, std::string_view s) {
+    for (const auto& r : t.recent_names)
+      if (r.second != 0 && r.first.size() == s.size() &&
+          std::memcmp(r.first.data(), s.data(), s.size()) == 0)
+        return r.second;
+    const std::uint32_t id = intern(s);
+    if (id != 0 && id != full_name) {
+      t.recent_names[t.next_recent] = {std::string_view(names[id]), id};
+      t.next_recent = std::uint8_t((t.next_recent + 1) % t.recent_names.size());
+    }
     return id;
   }
-  // Names made of two others ("after 'X'", "between 'A' and 'B'", ...),
-  // made once: the hot paths only look them up.
+  // Names made of others ("after 'X'", "between 'A' and 'B'", region
+  // paths, ...), made once: the hot paths only look them up.
   std::unordered_map<std::uint64_t, std::uint32_t> combos;
   template <class Make>
   std::uint32_t combo(std::uint32_t tag, std::uint32_t a, std::uint32_t b,
@@ -179,58 +317,146 @@ struct SyncTracker::State {
     auto it = combos.find(key);
     if (it != combos.end()) return it->second;
     const std::uint32_t id = intern(make());
+    if (id == full_name) return id;  // not kept: the table is full
+    if (combos.size() >= 2 * lim.names) combos.clear();  // a cache
     combos.emplace(key, id);
     return id;
   }
-  std::vector<std::uint32_t> launch_of;  // id -> id of "launch of <short>"
   std::uint32_t launch_name(std::uint32_t id) {
-    if (launch_of.size() <= id) launch_of.resize(names.size() + 1, 0);
     if (launch_of[id] == 0) {
       const std::uint32_t l = intern("launch of " + names[short_id(id)]);
-      if (launch_of.size() <= id) launch_of.resize(names.size() + 1, 0);
       launch_of[id] = l;
     }
     return launch_of[id];
   }
   std::uint32_t short_id(std::uint32_t id) {
-    if (id == 0) return 0;
+    if (id == 0 || id == full_name) return id;
     if (short_of[id] == 0) {
       const std::uint32_t s = intern(short_kernel_name(names[id]));
       short_of[id] = s;
     }
     return short_of[id];
   }
-
-  std::vector<std::unique_ptr<Thread>> threads;
-  std::uint64_t threads_used = 0;
-  Thread& thread(std::uint32_t idx) {
-    while (threads.size() <= idx) threads.emplace_back(new Thread);
-    Thread& t = *threads[idx];
-    if (!t.used) {
-      t.used = true;
-      ++threads_used;
+  std::uint8_t flags(std::uint32_t id) {
+    std::uint8_t& f = flags_of[id];
+    if (!(f & kFlagsKnown)) {
+      const std::string& n = names[id];
+      f = kFlagsKnown;
+      if (Impl::is_user_fence(n)) f |= kUserFence;
+      if (Impl::is_result_fence(n)) f |= kResultFence;
+      if (n.rfind("Kokkos::View::initialization", 0) == 0) f |= kViewInit;
     }
-    return t;
+    return f;
+  }
+  // Impl::classify, from the name's flags.
+  WaitClass classify(CallKind kind, std::uint32_t what, SyncApi api) {
+    switch (kind) {
+      case CallKind::Fence:
+        return flags(what) & (kUserFence | kResultFence) ? WaitClass::Explicit
+                                                         : WaitClass::Hidden;
+      case CallKind::Runtime:
+        return is_synchronization(api) ? WaitClass::Explicit
+                                       : WaitClass::Hidden;
+      default:
+        return WaitClass::Hidden;
+    }
+  }
+  // Impl::fence_completes_launch, from the names' flags.
+  bool fence_completes_launch(std::uint32_t fence, std::uint32_t launch) {
+    if (flags(fence) & kResultFence) return true;
+    return (flags(fence) & kViewInit) && (flags(launch) & kViewInit);
   }
 
-  // Finished calls whose blocking calls are not attributed yet, by id, and
-  // by end time (those still waiting for the next event to be named are
-  // added to the index once named).
+  // ---- threads -------------------------------------------------------------
+  std::unordered_map<std::uint32_t, std::unique_ptr<Thread>> threads;
+  Thread* last_thread = nullptr;  // the one used last
+  std::uint64_t threads_used = 0, serial = 0;
+  std::size_t exited_threads = 0;
+  Thread& thread(std::uint32_t idx) {
+    if (last_thread && last_thread->index == idx) return *last_thread;
+    auto it = threads.find(idx);
+    if (it == threads.end()) {
+      it = threads.emplace(idx, std::unique_ptr<Thread>(new Thread)).first;
+      it->second->index = idx;
+      ++threads_used;
+      watch_this_thread(serial);
+    }
+    last_thread = it->second.get();
+    return *last_thread;
+  }
+  Thread* find_thread(std::uint32_t idx) {
+    auto it = threads.find(idx);
+    return it == threads.end() ? nullptr : it->second.get();
+  }
+  // Pushes an open call or region; past the cap the oldest goes.
+  void push_open(Thread& t, Open o) {
+    if (t.stack.size() >= lim.open_per_thread && !t.stack.empty()) {
+      if (t.stack.front().kind == CallKind::Region) {
+        ++dropped.unpopped_regions;
+        if (!t.region_paths.empty())
+          t.region_paths.erase(t.region_paths.begin());
+      } else {
+        ++dropped.unended_calls;
+      }
+      t.stack.erase(t.stack.begin());
+    }
+    t.stack.push_back(std::move(o));
+  }
+
+  // ---- records awaiting attribution
+  // ------------------------------------------ Finished calls whose blocking
+  // calls are not attributed yet, by id, and by end time (those still waiting
+  // for the next event to be named are added to the index once named).
   std::unordered_map<std::uint64_t, LiveCall> live_calls;
-  std::multimap<double, std::uint64_t> live_by_end;
+  TimeQueue<std::uint64_t> live_by_end;
   void add_live(LiveCall c) {
     const double end = c.end_s;
     const std::uint64_t id = c.id;
     const bool named = !c.awaiting_next_event;
     live_calls.emplace(id, std::move(c));
-    if (named) live_by_end.emplace(end, id);
+    if (named) live_by_end.insert(end, id);
   }
   // Finished blocking calls, by begin time.
-  std::multimap<double, LiveBlocking> blockings;
-  std::map<std::uint32_t, PendingCorr> corr;  // correlation ids grow with time
+  TimeQueue<LiveBlocking> blockings;
+  // Launches awaiting their device record, by correlation id (which grows
+  // with time); entries whose record came are dropped from the front.
+  std::deque<PendingCorr> corr;
+  std::size_t corr_live = 0;
+  PendingCorr* find_corr(std::uint32_t c) {
+    auto it = std::lower_bound(corr.begin(), corr.end(), c,
+                               [](const PendingCorr& p, std::uint32_t v) {
+                                 return p.correlation < v;
+                               });
+    if (it == corr.end() || it->correlation != c || it->done) return nullptr;
+    return &*it;
+  }
+  void add_corr(PendingCorr p) {
+    if (corr.empty() || corr.back().correlation < p.correlation) {
+      corr.push_back(p);
+    } else {
+      auto it = std::lower_bound(corr.begin(), corr.end(), p.correlation,
+                                 [](const PendingCorr& q, std::uint32_t v) {
+                                   return q.correlation < v;
+                                 });
+      if (it != corr.end() && it->correlation == p.correlation) {
+        if (!it->done) --corr_live;
+        *it = p;
+      } else {
+        corr.insert(it, p);
+      }
+    }
+    ++corr_live;
+  }
+  void done_corr(PendingCorr* p) {
+    p->done = true;
+    --corr_live;
+    while (!corr.empty() && corr.front().done) corr.pop_front();
+  }
   // Kernels recorded and not yet settled, by end time.
-  std::multimap<double, DeviceKernel> device;
-  std::deque<PendingLaunch> pending_launches;  // Kokkos-only mode
+  TimeQueue<DeviceKernel> device;
+  // Launches not known finished (no device records), by lane.
+  std::vector<Lane> lanes;
+  std::size_t pending_launch_count = 0;
 
   std::uint64_t next_id = 1;
   std::size_t since_settle = 0;
@@ -239,6 +465,8 @@ struct SyncTracker::State {
   bool async_seen = false;
   bool device_times = false;       // kernel records will come
   bool device_times_ever = false;  // ... came at some point
+  bool callbacks_only = false;     // launches and blocking calls, no records
+  bool callbacks_ever = false;
   bool tools_started_source = false;
   int tracing_refs = 0;
   int keep_recent = 0;  // the library's front door reads recent waits
@@ -246,11 +474,16 @@ struct SyncTracker::State {
   bool source_running = false;
   std::string source_desc;
   std::uint64_t kernels_without_record = 0;
-  std::map<std::uint64_t, ExecId> stream_exec;  // device<<32|stream -> instance
-  std::vector<DeviceCapacity> devices;          // what each device can hold
+  std::unordered_map<std::uint64_t, ExecId> stream_exec;  // dev<<32|stream
+  std::vector<DeviceCapacity> devices;  // what each device can hold
   bool devices_queried = false;
   DeviceKind host_kind = DeviceKind::Unknown;     // a host space kernels ran on
   DeviceKind default_kind = DeviceKind::Unknown;  // Kokkos' default space
+
+  std::size_t pending_total() const {
+    return corr_live + device.size() + live_calls.size() + blockings.size() +
+           pending_launch_count;
+  }
 
   // ---- helpers (mu_ held) -------------------------------------------------
   double now() const { return clock->now(); }
@@ -260,12 +493,16 @@ struct SyncTracker::State {
       auto it = live_calls.find(id);
       if (it == live_calls.end()) continue;
       LiveCall& c = it->second;
-      c.context =
-          intern((c.prev_event ? "between '" + names[c.prev_event] + "' and '"
-                               : std::string("before '")) +
-                 names[what] + "'");
+      c.context = c.prev_event
+                      ? combo(2, c.prev_event, what,
+                              [&] {
+                                return "between '" + names[c.prev_event] +
+                                       "' and '" + names[what] + "'";
+                              })
+                      : combo(3, what, 0,
+                              [&] { return "before '" + names[what] + "'"; });
       c.awaiting_next_event = false;
-      live_by_end.emplace(c.end_s, c.id);
+      live_by_end.insert(c.end_s, c.id);
     }
     t.awaiting_next_event.clear();
     t.last_event = what;
@@ -282,41 +519,113 @@ struct SyncTracker::State {
       if (it->kind != CallKind::Region) return &*it;
     return nullptr;
   }
+  // The call a wait is charged to: a finished call awaiting attribution,
+  // or a call still open on `thread`.
+  Charge* charge_of(std::uint64_t id, std::uint32_t thread) {
+    auto it = live_calls.find(id);
+    if (it != live_calls.end()) return &it->second;
+    if (Thread* t = find_thread(thread))
+      for (auto& o : t->stack)
+        if (o.id == id) return &o;
+    return nullptr;
+  }
 
-  std::string region_path_of(const Thread& t) const {
-    std::string p;
-    for (auto r : t.regions) {
-      if (!p.empty()) p += " > ";
-      p += names[r];
+  // ---- launches without device records (Kokkos-only, callbacks-only) -------
+  Lane& lane_for(const ExecId& exec, bool stream_known, std::uint32_t device,
+                 std::uint32_t stream, bool by_stream) {
+    for (auto& l : lanes) {
+      if (by_stream
+              ? (l.stream_known == stream_known && l.device == device &&
+                 l.stream == stream)
+              : (l.exec.kind == exec.kind && l.exec.device == exec.device &&
+                 l.exec.instance == exec.instance))
+        return l;
     }
-    return p;
+    if (lanes.size() >= lim.streams) return lanes.front();  // merged
+    Lane l;
+    l.exec = exec;
+    l.stream_known = stream_known;
+    l.device = device;
+    l.stream = stream;
+    lanes.push_back(std::move(l));
+    return lanes.back();
+  }
+  void push_pending(Lane& l, const PendingLaunch& p) {
+    if (pending_launch_count >= lim.pending_launches) {
+      Lane* from = &l;
+      if (from->q.empty())
+        for (auto& o : lanes)
+          if (!o.q.empty()) from = &o;
+      if (!from->q.empty()) {
+        from->q.pop_front();
+        --pending_launch_count;
+        ++dropped.pending_launches;
+      }
+    }
+    l.q.push_back(p);
+    ++pending_launch_count;
+  }
+  // Launches covered by `covers` that returned by `before_s` are finished
+  // now; returns the last of them (null if none).
+  template <class Covers>
+  bool complete_launches(Covers covers, double before_s, PendingLaunch* last) {
+    bool any = false;
+    for (auto& l : lanes) {
+      if (!covers(l)) continue;
+      while (!l.q.empty() && l.q.front().launch_end_s <= before_s) {
+        if (!any || l.q.front().launch_end_s >= last->launch_end_s)
+          *last = l.q.front();
+        any = true;
+        l.q.pop_front();
+        --pending_launch_count;
+      }
+    }
+    return any;
   }
 
   // Kokkos-only: a fence or deep_copy returned, so the kernels it covers
   // had finished; the time it took bounds the wait.
   void kokkos_only_completion(Thread& t, const Open& call, double end_s) {
-    if (pending_launches.empty()) return;
-    const PendingLaunch* last = nullptr;
-    std::deque<PendingLaunch> keep;
-    for (const auto& p : pending_launches) {
-      const bool covered =
-          p.launch_end_s <= call.begin_s &&
-          (call.kind != CallKind::Fence || call.exec.covers(p.exec));
-      if (covered)
-        last = &p;
-      else
-        keep.push_back(p);
+    if (pending_launch_count == 0) return;
+    PendingLaunch last;
+    const bool any = complete_launches(
+        [&](const Lane& l) {
+          return call.kind != CallKind::Fence || call.exec.covers(l.exec);
+        },
+        call.begin_s, &last);
+    if (!any) return;
+    Charge* owner = outermost_call(t);
+    if (!owner) owner = const_cast<Open*>(&call);
+    if (owner->shares.empty() && owner->own_launch != last.launch) {
+      // The last kernel queued is the one the call waited for.
+      owner->shares.push_back({last.name, 0, end_s - call.begin_s});
+      owner->bound = true;
     }
-    if (last) {
-      Open* owner = outermost_call(t);
-      if (!owner) owner = const_cast<Open*>(&call);
-      if (owner->shares.empty() && owner->own_launch != last->launch) {
-        // The last kernel queued is the one the call waited for.
-        owner->shares.push_back({last->name, 0, end_s - call.begin_s});
-        owner->bound = true;
-      }
+  }
+
+  // Callbacks-only: a blocking runtime call returned, so the launches on
+  // the streams it waits for had finished; it waited up to its whole time
+  // for the last of them (unless that was its call's own kernel).
+  void callbacks_completion(const BlockingCall& b, Charge* owner) {
+    if (pending_launch_count == 0) return;
+    PendingLaunch last;
+    const bool any = complete_launches(
+        [&](const Lane& l) {
+          return l.device == b.device &&
+                 (b.all_streams || !l.stream_known || l.stream == b.stream);
+        },
+        b.begin_s, &last);
+    if (!any || !owner || b.api == SyncApi::Launch) return;
+    if (last.owner_call == b.call ||
+        (owner->own_launch != 0 && last.launch == owner->own_launch))
+      return;  // its own kernel: its work
+    const double wait = b.end_s - b.begin_s;
+    owner->shares.push_back({last.name, 0, wait});
+    owner->bound = true;
+    if (wait > owner->via_wait_s) {
+      owner->via_wait_s = wait;
+      owner->via = 0;  // set by the caller
     }
-    pending_launches.swap(keep);
   }
 
   void finalize_call(std::uint64_t id, CallKind kind, std::uint32_t what,
@@ -347,11 +656,11 @@ struct SyncTracker::State {
     for (const auto& s : merged) wait += s.wait_s;
     wait = std::min(wait, dur);
     const WaitClass cls =
-        wait > 0 ? Impl::classify(kind, names[what], api) : WaitClass::None;
+        wait > 0 ? classify(kind, what, api) : WaitClass::None;
     ledger.add_call({kind, site ? site : what, regions},
                     names[site ? site : what], names[regions], thread, dur, cls,
                     wait);
-    std::string args = "{}";
+    std::string args;
     if (wait > 0) {
       ledger.count_wait(cls, wait, thread);
       for (const auto& s : merged)
@@ -389,14 +698,15 @@ struct SyncTracker::State {
                               {"waited_for", c.waited_for.front().kernel}};
           if (!c.via.empty()) a["via"] = c.via;
           if (!c.regions.empty()) a["regions"] = c.regions;
-          args = a.dump();
+          args =
+              a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         }
         ledger.keep_details(std::move(c), recent);
       }
     }
     if (trace)
       trace->host_slice(thread, names[what], call_kind_name(kind), begin_s,
-                        end_s, args);
+                        end_s, args.empty() ? "{}" : args);
   }
 
   void finalize_live(LiveCall& c) {
@@ -411,18 +721,17 @@ struct SyncTracker::State {
     std::vector<DeviceKernel*>& cands = scratch_cands;
     cands.clear();
     for (auto it = device.upper_bound(b.begin_s);
-         it != device.end() && it->first <= b.end_s + Impl::kClockTolerance_s;
+         it != device.end() && it->key <= b.end_s + Impl::kClockTolerance_s;
          ++it)
-      if (Impl::awaits(b, it->second)) cands.push_back(&it->second);
+      if (Impl::awaits(b, it->value)) cands.push_back(&it->value);
     scratch_ccands.assign(cands.begin(), cands.end());
     const auto share = Impl::split_wait(b, scratch_ccands);
     // The thread sat here: what ran meanwhile was not overlapped by host
     // work (summed per kernel when it is settled).
-    if (b.thread < threads.size()) threads[b.thread]->blocked.push_back(b);
-    auto owner = live_calls.find(b.call);
-    const bool own_call = owner != live_calls.end() &&
-                          owner->second.kind == CallKind::Runtime &&
-                          owner->second.begin_s == b.begin_s;
+    if (Thread* t = find_thread(b.thread)) t->blocked.push_back(b);
+    Charge* owner = charge_of(b.call, b.thread);
+    const bool own_call = owner && owner->kind == CallKind::Runtime &&
+                          owner->begin_s == b.begin_s;
     if (trace && !own_call)
       trace->host_slice(b.thread, names[lb.via], "runtime", b.begin_s, b.end_s,
                         "{}");
@@ -431,12 +740,11 @@ struct SyncTracker::State {
       if (share[i] <= 0) continue;
       DeviceKernel& k = *cands[i];
       k.waited_s += share[i];
-      if (owner == live_calls.end()) continue;
+      if (!owner) continue;
       if ((k.owner_call != 0 && k.owner_call == b.call) ||
-          (owner->second.own_launch != 0 &&
-           k.launch == owner->second.own_launch))
+          (owner->own_launch != 0 && k.launch == owner->own_launch))
         continue;  // a call waiting for its own kernel: its own work
-      owner->second.shares.push_back({k.name, k.stream, share[i]});
+      owner->shares.push_back({k.name, k.stream, share[i]});
       total += share[i];
       if (trace) {
         const double ke = std::min(k.end_s, b.end_s);
@@ -448,36 +756,34 @@ struct SyncTracker::State {
         trace->flow(k.device, k.stream, kt, b.thread, ct);
       }
     }
-    if (owner != live_calls.end() && total > owner->second.via_wait_s) {
-      owner->second.via_wait_s = total;
-      owner->second.via = lb.via;
+    if (owner && total > owner->via_wait_s) {
+      owner->via_wait_s = total;
+      owner->via = lb.via;
     }
   }
 
-  // When unsettled kernels began running after their launch returned (the
-  // earliest of them bounds which blocking calls may still matter).
-  std::multiset<double> device_from;
+  // When a kernel began running after its launch returned.
   static double from_of(const DeviceKernel& k) {
     return std::max(k.start_s, k.launch_end_s);
   }
 
   void finalize_kernel(DeviceKernel& k) {
-    if (k.thread < threads.size()) {
-      const auto& bl = threads[k.thread]->blocked;
+    if (Thread* t = find_thread(k.thread)) {
+      const auto& bl = t->blocked;
       const double from = from_of(k);
       auto it = std::lower_bound(
           bl.begin(), bl.end(), from,
-          [](const BlockingCall& b, double t) { return b.end_s < t; });
+          [](const BlockingCall& b, double v) { return b.end_s < v; });
       for (; it != bl.end() && it->begin_s < k.end_s; ++it)
         k.blocked_s += Impl::blocked_during(*it, k);
     }
-    auto f = device_from.find(from_of(k));
-    if (f != device_from.end()) device_from.erase(f);
     const double ov = Impl::overlap_s(k);
     const std::uint32_t sh = short_id(k.name);
     ledger.add_device_kernel(k.name, names[sh], names[k.name], k, ov);
     const std::uint64_t skey = (std::uint64_t(k.device) << 32) | k.stream;
-    if (k.exec.kind != DeviceKind::Unknown) stream_exec[skey] = k.exec;
+    if (k.exec.kind != DeviceKind::Unknown &&
+        (stream_exec.size() < lim.streams || stream_exec.count(skey)))
+      stream_exec[skey] = k.exec;
     if (trace) {
       std::string sname = "stream " + std::to_string(k.stream);
       auto it = stream_exec.find(skey);
@@ -503,65 +809,174 @@ struct SyncTracker::State {
             a["occupancy"] = o.theoretical;
           }
       }
-      trace->device_slice(k.device, k.stream, sname, names[sh], k.start_s,
-                          k.end_s, a.dump());
+      trace->device_slice(
+          k.device, k.stream, sname, names[sh], k.start_s, k.end_s,
+          a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
   }
 
   // Attributes and forgets everything that can no longer change: blocking
   // calls begun before `w`, calls and kernels ended by `w`, where `w` is the
-  // earliest moment something may still arrive for (an open call, an open
-  // blocking call, a launched kernel without its device record).
-  void settle(double limit) {
+  // earliest moment something may still arrive for (an open blocking call,
+  // a launched kernel without its device record). A call still open does
+  // not hold anything back: waits found for it are kept in it until it
+  // ends. `force`: past the cap on records held, settle up to `limit`
+  // whatever is still to come (counted).
+  void settle(double limit, bool force = false) {
     since_settle = 0;
     double w = limit;
     if (w != kForever) {
-      for (const auto& t : threads) {
-        for (const auto& o : t->stack)
-          if (o.kind != CallKind::Region) {
-            w = std::min(w, o.begin_s);
+      for (const auto& kv : threads)
+        if (kv.second->blocking_depth > 0)
+          w = std::min(w, kv.second->blocking.begin_s);
+      if (corr_live > 0)
+        for (const auto& p : corr)
+          if (!p.done) {
+            w = std::min(w, p.launch_s);
             break;
           }
-        if (t->blocking_depth > 0) w = std::min(w, t->blocking.begin_s);
-      }
-      if (!corr.empty()) w = std::min(w, corr.begin()->second.launch_s);
     } else {
-      kernels_without_record += corr.size();
+      kernels_without_record += corr_live;
       corr.clear();
+      corr_live = 0;
     }
-    // In time order; each step costs what it processes (plus a log).
-    while (!blockings.empty() && blockings.begin()->first < w) {
-      attribute_blocking(blockings.begin()->second);
-      blockings.erase(blockings.begin());
+    const double pinned = w;
+    if (force) w = limit;
+    // In time order; each step costs what it processes.
+    while (!blockings.empty() && blockings.front().key < w) {
+      if (force && !(blockings.front().key < pinned)) ++dropped.settled_early;
+      LiveBlocking lb = std::move(blockings.front().value);
+      blockings.pop_front();
+      attribute_blocking(lb);
     }
     if (limit == kForever)
       for (auto& c : live_calls)
-        if (c.second.awaiting_next_event)
-          live_by_end.emplace(c.second.end_s, c.first);
-    while (!live_by_end.empty() && live_by_end.begin()->first <= w) {
-      auto it = live_calls.find(live_by_end.begin()->second);
-      live_by_end.erase(live_by_end.begin());
+        if (c.second.awaiting_next_event) {
+          c.second.awaiting_next_event = false;
+          live_by_end.insert(c.second.end_s, c.first);
+        }
+    while (!live_by_end.empty() && live_by_end.front().key <= w) {
+      const std::uint64_t id = live_by_end.front().value;
+      live_by_end.pop_front();
+      auto it = live_calls.find(id);
       if (it == live_calls.end()) continue;
       finalize_live(it->second);
       live_calls.erase(it);
     }
-    while (!device.empty() && device.begin()->first <= w) {
-      finalize_kernel(device.begin()->second);
-      device.erase(device.begin());
+    while (!device.empty() && device.front().key <= w) {
+      DeviceKernel k = device.front().value;
+      device.pop_front();
+      finalize_kernel(k);
     }
     // Blocking calls that ended before every unsettled kernel ran.
     double keep_from = limit;
-    if (!corr.empty())
-      keep_from = std::min(keep_from, corr.begin()->second.launch_s);
-    if (!device_from.empty())
-      keep_from = std::min(keep_from, *device_from.begin());
-    for (auto& t : threads)
-      while (!t->blocked.empty() && t->blocked.front().end_s < keep_from)
-        t->blocked.pop_front();
+    if (corr_live > 0)
+      for (const auto& p : corr)
+        if (!p.done) {
+          keep_from = std::min(keep_from, p.launch_s);
+          break;
+        }
+    for (const auto& k : device)
+      keep_from = std::min(keep_from, from_of(k.value));
+    for (auto it = threads.begin(); it != threads.end();) {
+      Thread& t = *it->second;
+      while (!t.blocked.empty() && t.blocked.front().end_s < keep_from)
+        t.blocked.pop_front();
+      // A thread that exited, with nothing left that refers to it.
+      if (t.exited && t.blocked.empty() && t.stack.empty() &&
+          t.blocking_depth == 0 && t.awaiting_next_event.empty()) {
+        if (last_thread == &t) last_thread = nullptr;
+        it = threads.erase(it);
+        --exited_threads;
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  // Past the cap: launches whose record never came are given up (oldest
+  // first), and what is held is settled with what has arrived.
+  void enforce_cap() {
+    if (pending_total() <= lim.pending_records) return;
+    while (corr_live > lim.pending_records / 2 && !corr.empty()) {
+      if (!corr.front().done) {
+        ++kernels_without_record;
+        --corr_live;
+      }
+      corr.pop_front();
+    }
+    settle(now(), true);
+    // Records that claim to end later than now (a clock gone wrong).
+    while (pending_total() > lim.pending_records && !device.empty()) {
+      DeviceKernel k = device.front().value;
+      device.pop_front();
+      finalize_kernel(k);
+      ++dropped.settled_early;
+    }
   }
 
   void maybe_settle() {
-    if (++since_settle >= opt.settle_every) settle(now());
+    if (++since_settle >= opt.settle_every) {
+      settle(now());
+      enforce_cap();
+    }
+  }
+
+  // A call of the stack ends: attribute it, or keep it until its blocking
+  // calls are.
+  void end_open(Thread& t, Open& o, double now_s) {
+    const std::uint32_t ti = t.index;
+    if (!device_times && async_seen && !callbacks_only &&
+        (o.kind == CallKind::Fence || o.kind == CallKind::DeepCopy))
+      kokkos_only_completion(t, o, now_s);
+    const bool keep = o.blocked && device_times;
+    if (o.kind == CallKind::HostKernel) {
+      const std::uint32_t sh = short_id(o.what);
+      ledger.add_host_kernel(o.what, names[sh], names[o.what],
+                             now_s - o.begin_s, o.exec.kind);
+      o.what = o.site = sh;
+    } else if (o.kind == CallKind::Launch) {
+      const std::uint32_t sh = short_id(o.what);
+      ledger.add_launch(o.what, names[sh], names[o.what], o.exec.kind);
+      if (device_times) {
+        for (std::uint8_t i = 0; i < o.ncorr; ++i)
+          if (PendingCorr* c = find_corr(o.corr[i])) c->launch_end_s = now_s;
+      } else if (async_seen) {
+        PendingLaunch p;
+        p.launch = o.id;
+        p.owner_call = o.id;
+        p.name = o.what;
+        p.launch_end_s = now_s;
+        if (callbacks_only) {
+          if (o.lane_known || o.ncorr > 0)
+            push_pending(lane_for(o.exec, o.lane_known, o.lane_device,
+                                  o.lane_stream, true),
+                         p);
+        } else {
+          push_pending(lane_for(o.exec, false, 0, 0, false), p);
+        }
+      }
+      const std::uint32_t l = launch_name(o.what);
+      t.last_launch = o.id;
+      t.last_launch_name = o.what;
+      o.what = o.site = l;
+    }
+    const std::uint32_t what = o.what;
+    if (keep) {
+      LiveCall c;
+      static_cast<Charge&>(c) = std::move(static_cast<Charge&>(o));
+      c.what = o.what;
+      c.site = o.site;
+      c.regions = t.region_path;
+      c.thread = ti;
+      c.end_s = now_s;
+      add_live(std::move(c));
+    } else {
+      finalize_call(o.id, o.kind, o.what, o.site, t.region_path, 0, o.via,
+                    SyncApi::Other, ti, o.begin_s, now_s, o.bound, o.shares);
+    }
+    set_last_event(t, what, o.kind == CallKind::Launch);
+    maybe_settle();
   }
 };
 
@@ -572,9 +987,17 @@ SyncTracker& SyncTracker::global() {
   static SyncTracker* t = [] {
     TrackerOptions o;
     const char* dev = std::getenv("ADDSCOPE_WAITS_DEVICE");
-    const bool none = dev && std::string(dev) == "none";
-    if (!none && Impl::cupti_source_built()) {
-      o.make_device_source = [] { return Impl::make_cupti_source(); };
+    std::string mode = dev && *dev ? dev : "cupti";
+    if (mode != "cupti" && mode != "callbacks" && mode != "none") {
+      std::cerr << "addscope waits: ADDSCOPE_WAITS_DEVICE='" << mode
+                << "' is invalid; allowed: cupti, callbacks, none; using "
+                   "cupti\n";
+      mode = "cupti";
+    }
+    if (mode != "none" && Impl::cupti_source_built()) {
+      const auto m = mode == "callbacks" ? Impl::CuptiMode::Callbacks
+                                         : Impl::CuptiMode::Full;
+      o.make_device_source = [m] { return Impl::make_cupti_source(m); };
       o.query_devices = [] { return Impl::query_cuda_devices(); };
     }
     return new SyncTracker(std::move(o));
@@ -585,16 +1008,26 @@ SyncTracker& SyncTracker::global() {
 SyncTracker::SyncTracker() : SyncTracker(TrackerOptions()) {}
 
 SyncTracker::SyncTracker(TrackerOptions options)
-    : s_(new State(std::move(options))) {
+    : s_(new State(std::move(options))), serial_(g_next_serial++) {
+  s_->serial = serial_;
   if (s_->opt.device_records_by_hand) {
     s_->device_times = s_->device_times_ever = true;
     s_->source_desc = "device records given by hand";
     if (s_->opt.query_devices) s_->devices = s_->opt.query_devices();
     s_->devices_queried = true;
+  } else if (s_->opt.callbacks_by_hand) {
+    s_->callbacks_only = s_->callbacks_ever = true;
+    s_->source_desc = "device callbacks given by hand";
   }
+  std::lock_guard<std::mutex> g(registry_mutex());
+  registry()[serial_] = this;
 }
 
 SyncTracker::~SyncTracker() {
+  {
+    std::lock_guard<std::mutex> g(registry_mutex());
+    registry().erase(serial_);
+  }
   if (s_->source && s_->source_running) s_->source->stop();
 }
 
@@ -603,6 +1036,7 @@ double SyncTracker::now() const { return s_->now(); }
 void SyncTracker::set_fed_by_kokkos_tools(bool on) {
   std::lock_guard<std::mutex> g(mu_);
   s_->fed_by_tools = on;
+  device_settled_ = false;
 }
 bool SyncTracker::fed_by_kokkos_tools() const {
   std::lock_guard<std::mutex> g(mu_);
@@ -626,19 +1060,56 @@ void SyncTracker::set_default_device(const std::string& type_name) {
   s_->default_kind = k;
 }
 
+void SyncTracker::on_thread_exit(std::uint32_t idx) {
+  std::lock_guard<std::mutex> g(mu_);
+  State& s = *s_;
+  State::Thread* t = s.find_thread(idx);
+  if (!t || t->exited) return;
+  // What it left open never ends.
+  for (const auto& o : t->stack) {
+    if (o.kind == CallKind::Region)
+      ++s.dropped.unpopped_regions;
+    else
+      ++s.dropped.unended_calls;
+  }
+  s.dropped.unpopped_regions += t->regions_ignored;
+  t->stack.clear();
+  t->region_paths.clear();
+  t->regions_ignored = 0;
+  if (t->blocking_depth > 0) ++s.dropped.unended_calls;
+  t->blocking_depth = 0;
+  // Runtime calls awaiting the next event keep the context they have.
+  for (auto id : t->awaiting_next_event) {
+    auto it = s.live_calls.find(id);
+    if (it == s.live_calls.end()) continue;
+    it->second.awaiting_next_event = false;
+    s.live_by_end.insert(it->second.end_s, id);
+  }
+  t->awaiting_next_event.clear();
+  t->exited = true;
+  ++s.exited_threads;
+  if (s.last_thread == t) s.last_thread = nullptr;
+}
+
 // ---- device source ---------------------------------------------------------
 
 void SyncTracker::ensure_device(DeviceKind kind) {
-  if (!is_async(kind)) return;
+  if (!is_async(kind) || device_settled_.load(std::memory_order_acquire))
+    return;
   {
     std::lock_guard<std::mutex> g(mu_);
     s_->async_seen = true;
     // The Kokkos Tools front door traces the device for the whole run; the
     // library's front door only within start/stop_device_tracing().
-    if (!s_->fed_by_tools || s_->tools_started_source) return;
+    if (!s_->fed_by_tools || s_->tools_started_source) {
+      if (s_->tools_started_source || !s_->fed_by_tools)
+        device_settled_.store(true, std::memory_order_release);
+      return;
+    }
     s_->tools_started_source = true;
   }
   start_device_tracing();
+  device_settled_.store(true, std::memory_order_release);
 }
 
 void SyncTracker::device_seen(DeviceKind kind) { ensure_device(kind); }
@@ -648,7 +1119,8 @@ bool SyncTracker::start_device_tracing() {
   {
     std::lock_guard<std::mutex> g(mu_);
     ++s_->keep_recent;
-    if (s_->opt.device_records_by_hand) return true;
+    if (s_->opt.device_records_by_hand || s_->opt.callbacks_by_hand)
+      return s_->device_times;
     ++s_->tracing_refs;
     if (s_->source_running) return s_->device_times;
     if (!s_->source) {
@@ -679,11 +1151,14 @@ bool SyncTracker::start_device_tracing() {
   if (query) devices = s_->opt.query_devices();
   std::lock_guard<std::mutex> g(mu_);
   if (query) s_->devices = std::move(devices);
+  const bool records = ok && src->kernel_records();
   s_->source_running = ok;
-  s_->device_times = ok;
-  s_->device_times_ever = s_->device_times_ever || ok;
+  s_->device_times = records;
+  s_->device_times_ever = s_->device_times_ever || records;
+  s_->callbacks_only = ok && !records;
+  s_->callbacks_ever = s_->callbacks_ever || s_->callbacks_only;
   s_->source_desc = src->description();
-  return ok;
+  return records;
 }
 
 void SyncTracker::stop_device_tracing() {
@@ -691,7 +1166,9 @@ void SyncTracker::stop_device_tracing() {
   {
     std::lock_guard<std::mutex> g(mu_);
     if (s_->keep_recent > 0) --s_->keep_recent;
-    if (s_->opt.device_records_by_hand || s_->tracing_refs == 0) return;
+    if (s_->opt.device_records_by_hand || s_->opt.callbacks_by_hand ||
+        s_->tracing_refs == 0)
+      return;
     if (--s_->tracing_refs > 0 || s_->tools_started_source) return;
     if (!s_->source_running) return;
     src = s_->source.get();
@@ -700,6 +1177,7 @@ void SyncTracker::stop_device_tracing() {
   std::lock_guard<std::mutex> g(mu_);
   s_->source_running = false;
   s_->device_times = false;
+  s_->callbacks_only = false;
   s_->settle(s_->now());
 }
 
@@ -725,6 +1203,7 @@ void SyncTracker::finish() {
   if (src) {
     s_->source_running = false;
     s_->device_times = false;
+    s_->callbacks_only = false;
   }
   s_->settle(kForever);
   if (s_->trace) s_->trace->close();
@@ -733,7 +1212,7 @@ void SyncTracker::finish() {
 // ---- host events
 // ---------------------------------------------------------------
 
-std::uint64_t SyncTracker::kernel_begin(const std::string& name, ExecId exec) {
+std::uint64_t SyncTracker::kernel_begin(std::string_view name, ExecId exec) {
   ensure_device(exec.kind);
   std::lock_guard<std::mutex> g(mu_);
   State& s = *s_;
@@ -750,86 +1229,19 @@ std::uint64_t SyncTracker::kernel_begin(const std::string& name, ExecId exec) {
   State::Open o;
   o.id = s.next_id++;
   o.kind = is_async(exec.kind) ? CallKind::Launch : CallKind::HostKernel;
-  o.what = s.intern(name);
+  o.what = s.intern(t, name);
   o.exec = exec;
   o.own_launch = o.id;
   o.begin_s = s.now();
-  t.stack.push_back(std::move(o));
-  return t.stack.back().id;
+  const std::uint64_t id = o.id;
+  s.push_open(t, std::move(o));
+  return id;
 }
 
-void SyncTracker::kernel_end(std::uint64_t id) {
-  std::lock_guard<std::mutex> g(mu_);
-  State& s = *s_;
-  const std::uint32_t ti = this_thread_index();
-  State::Thread& t = s.thread(ti);
-  const double now = s.now();
-  auto it = std::find_if(t.stack.rbegin(), t.stack.rend(),
-                         [&](const State::Open& o) { return o.id == id; });
-  if (it == t.stack.rend()) return;  // unmatched: ignore
-  State::Open o = std::move(*it);
-  t.stack.erase(std::next(it).base());
-  if (o.kind == CallKind::HostKernel) {
-    const std::uint32_t sh = s.short_id(o.what);
-    s.ledger.add_host_kernel(o.what, s.names[sh], s.names[o.what],
-                             now - o.begin_s, o.exec.kind);
-    if (o.blocked && s.device_times) {
-      State::LiveCall c;
-      c.id = o.id;
-      c.kind = o.kind;
-      c.what = c.site = sh;
-      c.regions = t.region_path;
-      c.thread = ti;
-      c.begin_s = o.begin_s;
-      c.end_s = now;
-      s.add_live(std::move(c));
-    } else {
-      s.finalize_call(o.id, o.kind, sh, sh, t.region_path, 0, 0, SyncApi::Other,
-                      ti, o.begin_s, now, false, o.shares);
-    }
-    s.set_last_event(t, sh, false);
-    s.maybe_settle();
-    return;
-  }
-  {
-    const std::uint32_t sh = s.short_id(o.what);
-    s.ledger.add_launch(o.what, s.names[sh], s.names[o.what], o.exec.kind);
-  }
-  if (s.device_times) {
-    for (std::uint8_t i = 0; i < o.ncorr; ++i) {
-      auto c = s.corr.find(o.corr[i]);
-      if (c != s.corr.end()) c->second.launch_end_s = now;
-    }
-  } else {
-    s.pending_launches.push_back({o.id, o.what, o.exec, now});
-    if (s.pending_launches.size() > kMaxPendingLaunches)
-      s.pending_launches.pop_front();
-  }
-  const std::uint32_t what = s.launch_name(o.what);
-  if (o.blocked && s.device_times) {
-    State::LiveCall c;
-    c.id = o.id;
-    c.kind = CallKind::Launch;
-    c.what = what;
-    c.site = what;
-    c.regions = t.region_path;
-    c.thread = ti;
-    c.begin_s = o.begin_s;
-    c.end_s = now;
-    c.own_launch = o.own_launch;
-    s.add_live(std::move(c));
-  } else {
-    s.finalize_call(o.id, CallKind::Launch, what, what, t.region_path, 0, o.via,
-                    SyncApi::Other, ti, o.begin_s, now, o.bound, o.shares);
-  }
-  s.set_last_event(t, what, true);
-  t.last_launch = o.id;
-  t.last_launch_name = o.what;
-  s.maybe_settle();
-}
+void SyncTracker::kernel_end(std::uint64_t id) { call_end(id); }
 
-std::uint64_t SyncTracker::call_begin(CallKind kind, const std::string& what,
-                                      ExecId exec, const std::string& site) {
+std::uint64_t SyncTracker::call_begin(CallKind kind, std::string_view what,
+                                      ExecId exec, std::string_view site) {
   ensure_device(exec.kind);
   std::lock_guard<std::mutex> g(mu_);
   State& s = *s_;
@@ -837,67 +1249,79 @@ std::uint64_t SyncTracker::call_begin(CallKind kind, const std::string& what,
   State::Open o;
   o.id = s.next_id++;
   o.kind = kind;
-  o.what = s.intern(what);
-  o.site = site.empty() ? o.what : s.intern(site);
+  o.what = s.intern(t, what);
+  o.site = site.empty() ? o.what : s.intern(t, site);
   o.exec = exec;
   o.begin_s = s.now();
   // The fence Kokkos makes for a reduction's host result waits for that
   // reduction: its own work.
   if (kind == CallKind::Fence && t.last_event_was_launch &&
-      Impl::fence_completes_launch(what, s.names[t.last_launch_name]))
+      s.fence_completes_launch(o.what, t.last_launch_name))
     o.own_launch = t.last_launch;
-  t.stack.push_back(std::move(o));
-  return t.stack.back().id;
+  const std::uint64_t id = o.id;
+  s.push_open(t, std::move(o));
+  return id;
 }
 
 void SyncTracker::call_end(std::uint64_t id) {
   std::lock_guard<std::mutex> g(mu_);
   State& s = *s_;
-  const std::uint32_t ti = this_thread_index();
-  State::Thread& t = s.thread(ti);
+  State::Thread& t = s.thread(this_thread_index());
   const double now = s.now();
-  auto it = std::find_if(t.stack.rbegin(), t.stack.rend(),
-                         [&](const State::Open& o) { return o.id == id; });
-  if (it == t.stack.rend()) return;
+  auto it =
+      std::find_if(t.stack.rbegin(), t.stack.rend(), [&](const State::Open& o) {
+        return o.id == id && o.kind != CallKind::Region;
+      });
+  if (it == t.stack.rend()) {  // unmatched: ignore
+    ++s.dropped.unmatched_ends;
+    return;
+  }
   State::Open o = std::move(*it);
   t.stack.erase(std::next(it).base());
-  if (!s.device_times && s.async_seen &&
-      (o.kind == CallKind::Fence || o.kind == CallKind::DeepCopy))
-    s.kokkos_only_completion(t, o, now);
-  if (o.blocked && s.device_times) {
-    State::LiveCall c;
-    c.id = o.id;
-    c.kind = o.kind;
-    c.what = o.what;
-    c.site = o.site;
-    c.regions = t.region_path;
-    c.thread = ti;
-    c.begin_s = o.begin_s;
-    c.end_s = now;
-    c.own_launch = o.own_launch;
-    c.shares = std::move(o.shares);
-    s.add_live(std::move(c));
-  } else {
-    s.finalize_call(o.id, o.kind, o.what, o.site, t.region_path, 0, o.via,
-                    SyncApi::Other, ti, o.begin_s, now, o.bound, o.shares);
-  }
-  s.set_last_event(t, o.what, false);
-  s.maybe_settle();
+  s.end_open(t, o, now);
 }
 
-void SyncTracker::region_push(const std::string& name) {
+bool SyncTracker::call_end_innermost(CallKind kind) {
   std::lock_guard<std::mutex> g(mu_);
   State& s = *s_;
   State::Thread& t = s.thread(this_thread_index());
-  State::Open o;
-  o.id = s.next_id++;
-  o.kind = CallKind::Region;
-  o.what = s.intern(name);
-  o.begin_s = s.now();
-  t.stack.push_back(o);
-  t.regions.push_back(o.what);
-  t.region_path = s.intern(s.region_path_of(t));
-  s.set_last_event(t, s.intern("start of region " + name), false);
+  const double now = s.now();
+  auto it = std::find_if(t.stack.rbegin(), t.stack.rend(),
+                         [&](const State::Open& o) { return o.kind == kind; });
+  if (it == t.stack.rend()) {
+    ++s.dropped.unmatched_ends;
+    return false;
+  }
+  State::Open o = std::move(*it);
+  t.stack.erase(std::next(it).base());
+  s.end_open(t, o, now);
+  return true;
+}
+
+void SyncTracker::region_push(std::string_view name) {
+  std::lock_guard<std::mutex> g(mu_);
+  State& s = *s_;
+  State::Thread& t = s.thread(this_thread_index());
+  const std::uint32_t n = s.intern(t, name);
+  if (t.region_paths.size() >= s.lim.region_depth) {
+    ++t.regions_ignored;
+    ++s.dropped.regions_too_deep;
+  } else {
+    State::Open o;
+    o.id = s.next_id++;
+    o.kind = CallKind::Region;
+    o.what = n;
+    o.begin_s = s.now();
+    const std::uint32_t parent = t.region_path;
+    t.region_path = s.combo(8, parent, n, [&] {
+      return parent ? s.names[parent] + " > " + s.names[n] : s.names[n];
+    });
+    t.region_paths.push_back(t.region_path);
+    s.push_open(t, std::move(o));
+  }
+  s.set_last_event(
+      t, s.combo(9, n, 0, [&] { return "start of region " + s.names[n]; }),
+      false);
 }
 
 void SyncTracker::region_pop() {
@@ -905,40 +1329,52 @@ void SyncTracker::region_pop() {
   State& s = *s_;
   const std::uint32_t ti = this_thread_index();
   State::Thread& t = s.thread(ti);
+  if (t.regions_ignored > 0) {  // the innermost push was past the cap
+    --t.regions_ignored;
+    return;
+  }
   auto it = std::find_if(
       t.stack.rbegin(), t.stack.rend(),
       [](const State::Open& o) { return o.kind == CallKind::Region; });
-  if (it == t.stack.rend()) return;
+  if (it == t.stack.rend()) {
+    ++s.dropped.unmatched_ends;
+    return;
+  }
   const State::Open o = *it;
   t.stack.erase(std::next(it).base());
-  if (!t.regions.empty()) t.regions.pop_back();
-  t.region_path = s.intern(s.region_path_of(t));
+  if (!t.region_paths.empty()) t.region_paths.pop_back();
+  t.region_path = t.region_paths.empty() ? 0 : t.region_paths.back();
   const double now = s.now();
   if (s.trace)
     s.trace->host_slice(ti, "region " + s.names[o.what], "region", o.begin_s,
                         now, "{}");
-  s.set_last_event(t, s.intern("end of region " + s.names[o.what]), false);
+  s.set_last_event(t,
+                   s.combo(10, o.what, 0,
+                           [&] { return "end of region " + s.names[o.what]; }),
+                   false);
 }
 
-void SyncTracker::instant(CallKind kind, const std::string& what) {
+void SyncTracker::instant(CallKind kind, std::string_view what) {
   (void)kind;
   std::lock_guard<std::mutex> g(mu_);
   State& s = *s_;
   State::Thread& t = s.thread(this_thread_index());
-  s.set_last_event(t, s.intern(what), false);
+  s.set_last_event(t, s.intern(t, what), false);
 }
 
 // ---- device sink
 // ---------------------------------------------------------------
 
-void SyncTracker::on_launch(std::uint32_t correlation) {
+void SyncTracker::on_launch(const Impl::LaunchBegin& l) {
   std::lock_guard<std::mutex> g(mu_);
   State& s = *s_;
   const std::uint32_t ti = this_thread_index();
   State::Thread& t = s.thread(ti);
   State::PendingCorr p;
+  p.correlation = l.correlation;
   p.thread = ti;
   p.launch_s = p.launch_end_s = s.now();
+  State::Open* launch = nullptr;
   for (auto it = t.stack.rbegin(); it != t.stack.rend(); ++it) {
     if (it->kind == CallKind::HostKernel) {
       // A device launch inside a "host" kernel: Kokkos 3.4 reports View
@@ -947,21 +1383,43 @@ void SyncTracker::on_launch(std::uint32_t correlation) {
       it->exec.kind = DeviceKind::Cuda;
     }
     if (it->kind != CallKind::Launch) continue;
+    launch = &*it;
     p.launch = it->id;
     p.name = it->what;
     p.exec = it->exec;
-    if (it->ncorr < it->corr.size()) it->corr[it->ncorr++] = correlation;
+    if (it->ncorr < it->corr.size()) it->corr[it->ncorr++] = l.correlation;
     break;
   }
   // Kernels launched inside a call are that call's own work.
   if (const State::Open* outer = State::outermost_call(t))
     p.owner_call = outer->id;
-  s.corr[correlation] = p;
+  if (s.callbacks_only) {
+    // No record will come: the launch is pending until a blocking call
+    // that covers its stream returns.
+    if (launch) {
+      if (!launch->lane_known) {
+        launch->lane_known = l.stream_known;
+        launch->lane_device = l.device;
+        launch->lane_stream = l.stream;
+      }
+    } else {
+      State::PendingLaunch q;
+      q.owner_call = p.owner_call;
+      q.name = s.outside_kokkos_name;
+      q.launch_end_s = p.launch_s;
+      s.async_seen = true;
+      s.push_pending(
+          s.lane_for(ExecId(), l.stream_known, l.device, l.stream, true), q);
+    }
+    return;
+  }
+  if (!s.device_times) return;
+  s.add_corr(p);
 }
 
 void SyncTracker::on_launch_failed(std::uint32_t correlation) {
   std::lock_guard<std::mutex> g(mu_);
-  s_->corr.erase(correlation);
+  if (State::PendingCorr* p = s_->find_corr(correlation)) s_->done_corr(p);
 }
 
 void SyncTracker::on_slow_launch(double begin_s, double end_s) {
@@ -1007,12 +1465,20 @@ void SyncTracker::on_blocking_begin(const Impl::BlockingBegin& bb) {
   b.bytes = bb.bytes;
   b.copy_kind = bb.copy_kind;
   // What blocked, in words (made once per distinct kind of call).
+  const std::uint64_t key = (std::uint64_t(bb.api) << 4) |
+                            std::uint64_t(bb.copy_kind & 7) |
+                            (bb.all_streams ? 8u : 0u);
   std::uint32_t api = 0;
   if (bb.api == SyncApi::Memcpy || bb.api == SyncApi::MemcpyAsync) {
-    api = s.intern(describe_api(bb));
+    const std::uint32_t bytes_lo = std::uint32_t(bb.bytes);
+    const std::uint32_t k2 =
+        std::uint32_t(key) ^ (bb.all_streams ? 0 : (bb.stream << 12));
+    api = bb.bytes >> 32
+              ? s.intern(describe_api(bb))
+              : s.combo(11, k2, bytes_lo, [&] { return describe_api(bb); });
   } else {
-    api = s.combo(4, std::uint32_t(bb.api) | (bb.all_streams ? 0x100u : 0u),
-                  bb.stream, [&] { return describe_api(bb); });
+    api = s.combo(4, std::uint32_t(key), bb.stream,
+                  [&] { return describe_api(bb); });
   }
   State::Open* outer = State::outermost_call(t);
   std::uint32_t via = api;
@@ -1041,9 +1507,14 @@ void SyncTracker::on_blocking_end_at(double end_s) {
   State& s = *s_;
   const std::uint32_t ti = this_thread_index();
   State::Thread& t = s.thread(ti);
-  if (t.blocking_depth == 0 || --t.blocking_depth > 0) return;
+  if (t.blocking_depth == 0) {
+    ++s.dropped.unmatched_ends;
+    return;
+  }
+  if (--t.blocking_depth > 0) return;
   BlockingCall b = t.blocking;
-  b.end_s = end_s >= 0 ? end_s : s.now();
+  b.end_s = end_s >= 0 ? std::max(end_s, b.begin_s) : s.now();
+  State::Charge* owner = nullptr;
   if (!State::outermost_call(t)) {
     State::LiveCall c;
     c.id = b.call;
@@ -1054,7 +1525,7 @@ void SyncTracker::on_blocking_end_at(double end_s) {
         t.last_event
             ? s.combo(1, t.last_event, 0,
                       [&] { return "after '" + s.names[t.last_event] + "'"; })
-            : s.intern("before any Kokkos event");
+            : s.no_event_name;
     c.site = s.combo(7, c.what, c.context, [&] {
       return s.names[c.what] + " " + s.names[c.context];
     });
@@ -1063,7 +1534,7 @@ void SyncTracker::on_blocking_end_at(double end_s) {
       auto old = s.live_calls.find(t.awaiting_next_event.front());
       if (old != s.live_calls.end()) {
         old->second.awaiting_next_event = false;
-        s.live_by_end.emplace(old->second.end_s, old->first);
+        s.live_by_end.insert(old->second.end_s, old->first);
       }
       t.awaiting_next_event.erase(t.awaiting_next_event.begin());
     }
@@ -1074,8 +1545,22 @@ void SyncTracker::on_blocking_end_at(double end_s) {
     c.begin_s = b.begin_s;
     c.end_s = b.end_s;
     s.add_live(std::move(c));
+    owner = &s.live_calls.find(b.call)->second;
+  } else {
+    owner = s.charge_of(b.call, ti);
   }
-  s.blockings.emplace(b.begin_s, State::LiveBlocking{b, t.blocking_via});
+  if (s.callbacks_only) {
+    // No kernel records: the wait is bounded here, at once.
+    const double before = owner ? owner->via_wait_s : 0;
+    s.callbacks_completion(b, owner);
+    if (owner && owner->via_wait_s > before) owner->via = t.blocking_via;
+    if (s.trace && !(owner && owner->kind == CallKind::Runtime &&
+                     owner->begin_s == b.begin_s))
+      s.trace->host_slice(ti, s.names[t.blocking_via], "runtime", b.begin_s,
+                          b.end_s, "{}");
+  } else if (s.device_times) {
+    s.blockings.insert(b.begin_s, State::LiveBlocking{b, t.blocking_via});
+  }
   s.maybe_settle();
 }
 
@@ -1090,27 +1575,26 @@ void SyncTracker::on_device_kernels(
     k.stream = r.stream;
     k.start_s = r.start_s;
     k.end_s = std::max(r.end_s, r.start_s);
+    if (!std::isfinite(k.start_s) || !std::isfinite(k.end_s)) continue;
     k.shape = r.shape;
-    auto it = s.corr.find(r.correlation);
-    if (it != s.corr.end()) {
-      const auto& p = it->second;
-      k.launch = p.launch;
-      k.owner_call = p.owner_call;
-      k.name = p.name ? p.name : s.intern(r.name);
-      k.thread = p.thread;
-      k.exec = p.exec;
-      k.launch_s = p.launch_s;
-      k.launch_end_s = p.launch_end_s;
-      s.corr.erase(it);
+    if (State::PendingCorr* p = s.find_corr(r.correlation)) {
+      k.launch = p->launch;
+      k.owner_call = p->owner_call;
+      k.name = p->name ? p->name : s.intern(r.name ? r.name : "");
+      k.thread = p->thread;
+      k.exec = p->exec;
+      k.launch_s = p->launch_s;
+      k.launch_end_s = p->launch_end_s;
+      s.done_corr(p);
     } else {
       // Launched before tracing began, or by a call we do not watch.
-      k.name = s.intern(r.name);
+      k.name = s.intern(r.name ? r.name : "");
       k.launch_s = k.launch_end_s = k.start_s;
     }
-    s.device_from.insert(State::from_of(k));
-    s.device.emplace(k.end_s, k);
+    s.device.insert(k.end_s, k);
   }
   s.settle(s.now());
+  s.enforce_cap();
 }
 
 double SyncTracker::seconds_from_steady_ns(std::int64_t ns) const {
@@ -1132,18 +1616,35 @@ std::vector<CallRecord> SyncTracker::waits_since(std::uint64_t m) const {
 
 std::size_t SyncTracker::pending_records() const {
   std::lock_guard<std::mutex> g(mu_);
+  return s_->pending_total();
+}
+
+TrackerFootprint SyncTracker::footprint() const {
+  std::lock_guard<std::mutex> g(mu_);
   const State& s = *s_;
-  return s.corr.size() + s.device.size() + s.live_calls.size() +
-         s.blockings.size() + s.pending_launches.size();
+  TrackerFootprint f;
+  f.names = s.names.size();
+  f.name_bytes = s.name_bytes;
+  f.threads = s.threads.size();
+  for (const auto& kv : s.threads) {
+    f.open += kv.second->stack.size();
+    f.blocked_history += kv.second->blocked.size();
+  }
+  f.pending_records = s.pending_total();
+  f.pending_launches = s.pending_launch_count;
+  return f;
 }
 
 WaitsSnapshot SyncTracker::snapshot() const {
   std::lock_guard<std::mutex> g(mu_);
   const State& s = *s_;
   WaitsSnapshot w;
-  w.mode = s.device_times_ever
-               ? WaitsMode::Device
-               : (s.async_seen ? WaitsMode::KokkosOnly : WaitsMode::Host);
+  w.mode =
+      s.device_times_ever
+          ? WaitsMode::Device
+          : (s.callbacks_ever && s.async_seen
+                 ? WaitsMode::Callbacks
+                 : (s.async_seen ? WaitsMode::KokkosOnly : WaitsMode::Host));
   w.device_source = s.source_desc;
   w.kokkos_fences =
       s.kokkos_interface == 0 ? -1 : (s.kokkos_interface >= 20211015 ? 1 : 0);
@@ -1175,7 +1676,26 @@ WaitsSnapshot SyncTracker::snapshot() const {
   if (s.trace) {
     w.trace_path = s.trace->path();
     w.trace_events_dropped = s.trace->dropped();
+    w.trace_write_failed = s.trace->write_failed();
   }
+  w.dropped = s.dropped;
+  // Calls and regions still open now will not end before the report.
+  for (const auto& kv : s.threads) {
+    for (const auto& o : kv.second->stack) {
+      if (o.kind == CallKind::Region)
+        ++w.dropped.unpopped_regions;
+      else
+        ++w.dropped.unended_calls;
+    }
+    w.dropped.unpopped_regions += kv.second->regions_ignored;
+    if (kv.second->blocking_depth > 0) ++w.dropped.unended_calls;
+  }
+  if (s.source) w.dropped.device_records = s.source->records_dropped();
+  const LedgerDropped& ld = s.ledger.dropped();
+  w.dropped.kernels = ld.kernels;
+  w.dropped.sites = ld.sites;
+  w.dropped.streams = ld.streams;
+  w.dropped.threads = ld.threads;
   return w;
 }
 

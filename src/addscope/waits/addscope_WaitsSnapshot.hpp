@@ -17,8 +17,45 @@ enum class WaitsMode {
   Host,        ///< no asynchronous device seen: kernels run inside their launch
   Device,      ///< device timestamps (CUPTI): waits are measured
   KokkosOnly,  ///< asynchronous device, no device timestamps: waits are bounds
+  Callbacks,   ///< the device runtime's launches and blocking calls (CUPTI
+               ///< callbacks), no kernel records: waits are bounds
 };
 const char* waits_mode_name(WaitsMode m);
+
+/// What the tracker let go to keep its memory bounded (the caps of
+/// TrackerLimits and LedgerLimits), and the events of the program it could
+/// not pair up. All zero in a well-formed run that stays within the caps.
+struct WaitsDropped {
+  /// Distinct names past the name table's cap, reported as "(name table
+  /// full)".
+  std::uint64_t names = 0;
+  /// Kernels, fences and deep_copies begun and never ended (still open at
+  /// the report, open when their thread exited, or pushed out by the cap on
+  /// open calls per thread): not attributed.
+  std::uint64_t unended_calls = 0;
+  /// Profiling regions pushed and never popped (same cases).
+  std::uint64_t unpopped_regions = 0;
+  /// End or pop callbacks with no matching begin or push: ignored.
+  std::uint64_t unmatched_ends = 0;
+  /// Region pushes past the depth cap: not in the region paths.
+  std::uint64_t regions_too_deep = 0;
+  /// Records attributed before everything they depend on had arrived,
+  /// because the records held reached their cap: their waits may be short.
+  std::uint64_t settled_early = 0;
+  /// Launches not yet known finished forgotten past their cap (no device
+  /// records: waits are bounds).
+  std::uint64_t pending_launches = 0;
+  /// Kernel records the device source lost (CUPTI's buffers full).
+  std::uint64_t device_records = 0;
+  /// Kernel names, call sites, streams, host threads past the ledger's
+  /// caps: merged into one "(other ...)" entry each.
+  std::uint64_t kernels = 0, sites = 0, streams = 0, threads = 0;
+  bool any() const {
+    return names || unended_calls || unpopped_regions || unmatched_ends ||
+           regions_too_deep || settled_early || pending_launches ||
+           device_records || kernels || sites || streams || threads;
+  }
+};
 
 struct WaitsSnapshot {
   WaitsMode mode = WaitsMode::Host;
@@ -39,6 +76,8 @@ struct WaitsSnapshot {
   std::uint64_t kernels_without_device_record = 0;
   std::string trace_path;  ///< "" when no trace was written
   std::uint64_t trace_events_dropped = 0;
+  bool trace_write_failed = false;  ///< the trace file is incomplete
+  WaitsDropped dropped;
 };
 
 }  // namespace addscope

@@ -33,8 +33,10 @@ bool is_async(DeviceKind k) {
          k == DeviceKind::OpenACC;
 }
 
-DeviceKind device_kind_of_space(const std::string& space) {
-  auto starts = [&](const char* p) { return space.rfind(p, 0) == 0; };
+DeviceKind device_kind_of_space(std::string_view space) {
+  auto starts = [&](std::string_view p) {
+    return space.substr(0, p.size()) == p;
+  };
   if (starts("Cuda")) return DeviceKind::Cuda;
   if (starts("HIP")) return DeviceKind::HIP;
   if (starts("SYCL")) return DeviceKind::SYCL;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace addscope {
 
@@ -32,7 +33,7 @@ bool is_async(DeviceKind k);
 /// The device kind of a Kokkos memory space name ("Cuda", "CudaUVM",
 /// "CudaHostPinned", "HIP", "Host", ...): the device whose work a copy or an
 /// allocation there may wait for (Unknown for host spaces).
-DeviceKind device_kind_of_space(const std::string& space);
+DeviceKind device_kind_of_space(std::string_view space);
 
 /// One execution space instance as Kokkos Tools names it.
 struct ExecId {

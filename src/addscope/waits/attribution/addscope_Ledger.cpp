@@ -15,6 +15,11 @@ bool same_shape(const LaunchShape& a, const LaunchShape& b) {
          a.registers == b.registers && a.shared_static == b.shared_static &&
          a.shared_dynamic == b.shared_dynamic;
 }
+// The keys of the "(other ...)" entries past a cap.
+constexpr std::uint32_t kOtherKernels = 0xffffffffu;
+constexpr std::uint64_t kOtherSites = ~std::uint64_t(0);
+constexpr std::uint64_t kOtherStreams = ~std::uint64_t(0);
+constexpr std::uint32_t kOtherThreads = 0xffffffffu;
 }  // namespace
 
 Ledger::Ledger(Limits limits) : limits_(limits) {}
@@ -25,7 +30,27 @@ void Ledger::add_call(const SiteKey& key, const std::string& site,
   ++totals_.calls;
   const std::uint64_t k = (std::uint64_t(key.kind) << 56) ^
                           (std::uint64_t(key.site) << 28) ^ key.regions;
+  if (last_site_ && k == last_site_key_) {
+    SiteStats& s = *last_site_;
+    ++s.calls;
+    s.duration_s += duration_s;
+    if (cls == WaitClass::Hidden) s.wait_hidden_s += wait_s;
+    if (cls == WaitClass::Explicit) s.wait_explicit_s += wait_s;
+    s.max_wait_s = std::max(s.max_wait_s, wait_s);
+    ++this->thread(thread).calls;
+    return;
+  }
   auto it = sites_.find(k);
+  if (it == sites_.end() && sites_.size() >= limits_.sites) {
+    ++dropped_.sites;
+    it = sites_.find(kOtherSites);
+    if (it == sites_.end()) {
+      SiteStats s;
+      s.kind = CallKind::Step;
+      s.site = "(other call sites)";
+      it = sites_.emplace(kOtherSites, std::move(s)).first;
+    }
+  }
   if (it == sites_.end()) {
     SiteStats s;
     s.kind = key.kind;
@@ -34,6 +59,10 @@ void Ledger::add_call(const SiteKey& key, const std::string& site,
     it = sites_.emplace(k, std::move(s)).first;
   }
   SiteStats& s = it->second;
+  if (it->first == k) {
+    last_site_key_ = k;
+    last_site_ = &s;
+  }
   ++s.calls;
   s.duration_s += duration_s;
   if (wait_s > 0 && cls == WaitClass::Hidden) {
@@ -45,15 +74,32 @@ void Ledger::add_call(const SiteKey& key, const std::string& site,
     ++s.explicit_calls;
   }
   s.max_wait_s = std::max(s.max_wait_s, wait_s);
-  ThreadStats& t = threads_[thread];
-  t.thread = thread;
-  ++t.calls;
+  ++this->thread(thread).calls;
+}
+
+ThreadStats& Ledger::thread(std::uint32_t id) {
+  if (last_thread_ && id == last_thread_id_) return *last_thread_;
+  const std::uint32_t asked = id;
+  auto it = threads_.find(id);
+  if (it == threads_.end()) {
+    if (threads_.size() >= limits_.threads) {
+      ++dropped_.threads;
+      id = kOtherThreads;
+      it = threads_.find(id);
+    }
+    if (it == threads_.end()) it = threads_.emplace(id, ThreadStats()).first;
+    it->second.thread = id;
+  }
+  if (it->first == asked) {
+    last_thread_id_ = asked;
+    last_thread_ = &it->second;
+  }
+  return it->second;
 }
 
 void Ledger::count_wait(WaitClass cls, double wait_s, std::uint32_t thread) {
   if (wait_s <= 0) return;
-  ThreadStats& t = threads_[thread];
-  t.thread = thread;
+  ThreadStats& t = this->thread(thread);
   if (cls == WaitClass::Hidden) {
     ++totals_.hidden_calls;
     totals_.hidden_s += wait_s;
@@ -98,12 +144,26 @@ void Ledger::add_wait(CallRecord c) {
 
 KernelStats& Ledger::kernel(std::uint32_t id, const std::string& name,
                             const std::string& raw) {
+  if (last_kernel_ && id == last_kernel_id_) return *last_kernel_;
   auto it = kernels_.find(id);
+  if (it == kernels_.end() && kernels_.size() >= limits_.kernels) {
+    ++dropped_.kernels;
+    it = kernels_.find(kOtherKernels);
+    if (it == kernels_.end()) {
+      KernelStats k;
+      k.name = k.raw_name = "(other kernels)";
+      it = kernels_.emplace(kOtherKernels, std::move(k)).first;
+    }
+  }
   if (it == kernels_.end()) {
     KernelStats k;
     k.name = name;
     k.raw_name = raw;
     it = kernels_.emplace(id, std::move(k)).first;
+  }
+  if (it->first == id) {
+    last_kernel_id_ = id;
+    last_kernel_ = &it->second;
   }
   return it->second;
 }
@@ -154,9 +214,19 @@ void Ledger::add_device_kernel(std::uint32_t id, const std::string& name,
   ++totals_.device_kernels;
   totals_.device_busy_s += t;
   totals_.overlap_s += overlap_s;
-  StreamStats& s = streams_[(std::uint64_t(d.device) << 32) | d.stream];
-  s.device = d.device;
-  s.stream = d.stream;
+  std::uint64_t skey = (std::uint64_t(d.device) << 32) | d.stream;
+  auto st = streams_.find(skey);
+  if (st == streams_.end() && streams_.size() >= limits_.streams) {
+    ++dropped_.streams;
+    skey = kOtherStreams;  // device and stream 0xffffffff: "other streams"
+    st = streams_.find(skey);
+  }
+  if (st == streams_.end()) {
+    st = streams_.emplace(skey, StreamStats()).first;
+    st->second.device = std::uint32_t(skey >> 32);
+    st->second.stream = std::uint32_t(skey);
+  }
+  StreamStats& s = st->second;
   if (d.exec.kind != DeviceKind::Unknown) s.exec = d.exec;
   ++s.kernels;
   s.busy_s += t;

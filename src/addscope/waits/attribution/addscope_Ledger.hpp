@@ -89,10 +89,21 @@ struct WaitTotals {
   double device_busy_s = 0;  ///< sum of device kernel times
 };
 
-/// What the ledger keeps with details (everything else is aggregated).
+/// What the ledger keeps with details (everything else is aggregated), and
+/// how many aggregates: past a cap, new kernel names (call sites, streams,
+/// threads) are merged into one "(other ...)" entry and counted.
 struct LedgerLimits {
   std::size_t top_waits = 1000;    ///< longest waits
   std::size_t recent_waits = 256;  ///< most recent waits
+  std::size_t kernels = 4096;      ///< distinct kernel names
+  std::size_t sites = 4096;        ///< distinct call sites (with regions)
+  std::size_t streams = 1024;      ///< distinct device streams
+  std::size_t threads = 1024;      ///< distinct host threads
+};
+
+/// Events merged into an "(other ...)" entry past a LedgerLimits cap.
+struct LedgerDropped {
+  std::uint64_t kernels = 0, sites = 0, streams = 0, threads = 0;
 };
 
 class Ledger {
@@ -143,10 +154,21 @@ class Ledger {
   std::vector<SiteStats> sites() const;
   std::vector<StreamStats> streams() const;
   std::vector<ThreadStats> threads() const;
+  const LedgerDropped& dropped() const { return dropped_; }
 
  private:
   KernelStats& kernel(std::uint32_t id, const std::string& name,
                       const std::string& raw);
+  ThreadStats& thread(std::uint32_t thread);
+  LedgerDropped dropped_;
+  // The entries used last (programs repeat them): found without a hash.
+  // Entries of an unordered_map do not move.
+  std::uint64_t last_site_key_ = ~std::uint64_t(0);
+  SiteStats* last_site_ = nullptr;
+  std::uint32_t last_thread_id_ = 0;
+  ThreadStats* last_thread_ = nullptr;
+  std::uint32_t last_kernel_id_ = 0;
+  KernelStats* last_kernel_ = nullptr;
   Limits limits_;
   WaitTotals totals_;
   std::vector<CallRecord> top_;  // min-heap on wait_s while filling

@@ -129,6 +129,29 @@ struct MemcpyParams {  // cudaMemcpy
   std::size_t count;
   int kind;  // cudaMemcpyKind: 0 H2H, 1 H2D, 2 D2H, 3 D2D, 4 default
 };
+struct Dim3 {
+  std::uint32_t x, y, z;
+};
+// cudaLaunchKernel(_ptsz), cudaLaunchCooperativeKernel(_ptsz)
+struct LaunchKernelParams {
+  const void* func;
+  Dim3 gridDim;
+  Dim3 blockDim;
+  void** args;
+  std::size_t sharedMem;
+  Stream stream;
+};
+struct LaunchConfig {  // cudaLaunchConfig_t (its first fields)
+  Dim3 gridDim;
+  Dim3 blockDim;
+  std::size_t dynamicSmemBytes;
+  Stream stream;
+};
+struct LaunchKernelExCParams {  // cudaLaunchKernelExC(_ptsz)
+  const LaunchConfig* config;
+  const void* func;
+  void** args;
+};
 struct MemcpyAsyncParams {  // cudaMemcpyAsync
   void* dst;
   const void* src;

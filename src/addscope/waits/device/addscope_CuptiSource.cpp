@@ -100,6 +100,17 @@ ADDSCOPE_SAME_OFFSET(MemcpyAsyncParams, cudaMemcpyAsync_ptsz_v7000_params,
 ADDSCOPE_SAME_OFFSET(StreamParams, cudaStreamSynchronize_v3020_params, stream);
 ADDSCOPE_SAME_OFFSET(EventRecordParams, cudaEventRecord_v3020_params, stream);
 ADDSCOPE_SAME_OFFSET(EventParams, cudaEventSynchronize_v3020_params, event);
+ADDSCOPE_SAME_OFFSET(LaunchKernelParams, cudaLaunchKernel_v7000_params, stream);
+ADDSCOPE_SAME_OFFSET(LaunchKernelParams, cudaLaunchKernel_ptsz_v7000_params,
+                     stream);
+ADDSCOPE_SAME_OFFSET(LaunchKernelParams,
+                     cudaLaunchCooperativeKernel_v9000_params, stream);
+ADDSCOPE_SAME_OFFSET(LaunchKernelParams,
+                     cudaLaunchCooperativeKernel_ptsz_v9000_params, stream);
+ADDSCOPE_SAME_OFFSET(LaunchKernelExCParams, cudaLaunchKernelExC_v11060_params,
+                     config);
+ADDSCOPE_SAME_OFFSET(LaunchConfig, cudaLaunchConfig_t, stream);
+static_assert(sizeof(Dim3) == sizeof(dim3), "");
 #undef ADDSCOPE_SAME_CBID
 #undef ADDSCOPE_KERNEL_PREFIX
 #undef ADDSCOPE_SAME_OFFSET
@@ -206,14 +217,63 @@ bool load(Api& a, std::string* why) {
 
 // Small buffers: CUPTI hands each one over when full, so records (and the
 // tracker's work on them) come in steps of ~300 kernels; what the tracker
-// holds until then stays small.
+// holds until then stays small. At most kMaxBuffers are out at once (4 MiB):
+// past that CUPTI is refused a buffer and drops records, which it counts.
 constexpr std::size_t kBufferBytes = std::size_t(64) << 10;
+constexpr std::size_t kMaxBuffers = 64;
+constexpr std::size_t kSpareBuffers = 8;
+
+// Buffers are reused: CUPTI asks for one per ~300 kernels.
+class BufferPool {
+ public:
+  std::uint8_t* take() {
+    std::lock_guard<std::mutex> g(mu_);
+    if (out_ >= kMaxBuffers) {
+      ++refused_;
+      return nullptr;
+    }
+    std::uint8_t* b = nullptr;
+    if (!spare_.empty()) {
+      b = spare_.back();
+      spare_.pop_back();
+    } else {
+      b = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+      if (!b) return nullptr;
+    }
+    ++out_;
+    return b;
+  }
+  void give_back(std::uint8_t* b) {
+    if (!b) return;
+    std::lock_guard<std::mutex> g(mu_);
+    if (out_ > 0) --out_;
+    if (spare_.size() < kSpareBuffers)
+      spare_.push_back(b);
+    else
+      std::free(b);
+  }
+  std::uint64_t refused() const {
+    std::lock_guard<std::mutex> g(mu_);
+    return refused_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::uint8_t*> spare_;
+  std::size_t out_ = 0;
+  std::uint64_t refused_ = 0;
+};
+BufferPool& buffers() {
+  static BufferPool* p = new BufferPool;  // CUPTI may call until exit
+  return *p;
+}
 
 class CuptiSource;
 std::atomic<CuptiSource*> g_active{nullptr};
 
 class CuptiSource final : public DeviceSource {
  public:
+  explicit CuptiSource(CuptiMode mode) : mode_(mode) {}
   ~CuptiSource() override { stop(); }
 
   bool start(DeviceSink& sink) override {
@@ -247,22 +307,29 @@ class CuptiSource final : public DeviceSource {
     }
     for (CallbackId id : callbacks())
       api_.EnableCallback(1, sub_, kDomainRuntimeApi, id);
-    static std::once_flag registered;
-    Result reg = kSuccess;
-    std::call_once(registered, [&] {
-      reg = api_.ActivityRegisterCallbacks(&CuptiSource::on_buffer_request,
-                                           &CuptiSource::on_buffer_complete);
-    });
-    if (reg == kSuccess) reg = api_.ActivityEnable(kActivityConcurrentKernel);
-    if (reg != kSuccess) {
-      desc_ = "CUPTI kernel records refused (" + api_.error(reg) + "), from " +
-              api_.path;
-      api_.Unsubscribe(sub_);
-      g_active = nullptr;
-      return false;
+    if (mode_ == CuptiMode::Full) {
+      static std::once_flag registered;
+      Result reg = kSuccess;
+      std::call_once(registered, [&] {
+        reg = api_.ActivityRegisterCallbacks(&CuptiSource::on_buffer_request,
+                                             &CuptiSource::on_buffer_complete);
+      });
+      if (reg == kSuccess) reg = api_.ActivityEnable(kActivityConcurrentKernel);
+      if (reg != kSuccess) {
+        desc_ = "CUPTI kernel records refused (" + api_.error(reg) +
+                "), from " + api_.path;
+        api_.Unsubscribe(sub_);
+        g_active = nullptr;
+        return false;
+      }
+      desc_ = "CUPTI (" + api_.path + ", API version " +
+              std::to_string(version_) + ")";
+    } else {
+      desc_ = "CUPTI callbacks only (" + api_.path + ", API version " +
+              std::to_string(version_) +
+              "; ADDSCOPE_WAITS_DEVICE=callbacks): launches and blocking "
+              "calls, no kernel records";
     }
-    desc_ = "CUPTI (" + api_.path + ", API version " +
-            std::to_string(version_) + ")";
     running_ = true;
     return true;
   }
@@ -270,17 +337,24 @@ class CuptiSource final : public DeviceSource {
   void stop() override {
     std::lock_guard<std::mutex> g(mu_);
     if (!running_) return;
-    api_.ActivityFlushAll(kFlushForced);
-    api_.ActivityDisable(kActivityConcurrentKernel);
+    if (mode_ == CuptiMode::Full) {
+      api_.ActivityFlushAll(kFlushForced);
+      api_.ActivityDisable(kActivityConcurrentKernel);
+    }
     api_.Unsubscribe(sub_);
-    api_.ActivityFlushAll(kFlushForced);
+    if (mode_ == CuptiMode::Full) api_.ActivityFlushAll(kFlushForced);
     running_ = false;
     g_active = nullptr;
   }
 
   void flush() override {
     std::lock_guard<std::mutex> g(mu_);
-    if (running_) api_.ActivityFlushAll(0);
+    if (running_ && mode_ == CuptiMode::Full) api_.ActivityFlushAll(0);
+  }
+
+  bool kernel_records() const override { return mode_ == CuptiMode::Full; }
+  std::uint64_t records_dropped() const override {
+    return dropped_.load() + buffers().refused();
   }
 
   std::string description() const override { return desc_; }
@@ -332,9 +406,40 @@ class CuptiSource final : public DeviceSource {
     return false;
   }
   std::uint32_t device_id(Context ctx) {
+    // One context per device is the rule: the last answer is kept.
+    thread_local Context last_ctx = nullptr;
+    thread_local std::uint32_t last_id = 0;
+    if (ctx && ctx == last_ctx) return last_id;
     std::uint32_t id = 0;
     api_.GetDeviceId(ctx, &id);
+    last_ctx = ctx;
+    last_id = id;
     return id;
+  }
+  // Callbacks-only: the stream a launch goes to (no kernel record will say).
+  void launch_stream(CallbackId cbid, const CallbackData* cd, LaunchBegin* l) {
+    Stream st = nullptr;
+    if (!cd->functionParams) return;
+    switch (cbid) {
+      case kLaunchKernel_v7000:
+      case kLaunchKernel_ptsz_v7000:
+      case kLaunchCooperativeKernel_v9000:
+      case kLaunchCooperativeKernel_ptsz_v9000:
+        st = static_cast<const LaunchKernelParams*>(cd->functionParams)->stream;
+        break;
+      case kLaunchKernelExC_v11060:
+      case kLaunchKernelExC_ptsz_v11060: {
+        const auto* p =
+            static_cast<const LaunchKernelExCParams*>(cd->functionParams);
+        if (p->config) st = p->config->stream;
+        break;
+      }
+      default:
+        return;  // cudaLaunch: the stream was configured earlier
+    }
+    l->device = device_id(cd->context);
+    // The legacy default stream (null): waited for by everything.
+    if (st) l->stream_known = stream_id(cd->context, st, &l->stream);
   }
 
   static void on_callback(void* user, int domain, CallbackId cbid,
@@ -359,7 +464,11 @@ class CuptiSource final : public DeviceSource {
         thread_local std::int64_t entered = 0;
         if (enter) {
           entered = steady_ns();
-          sink->on_launch(cd->correlationId);
+          LaunchBegin l;
+          l.correlation = cd->correlationId;
+          if (self->mode_ == CuptiMode::Callbacks)
+            self->launch_stream(cbid, cd, &l);
+          sink->on_launch(l);
         } else if (cd->functionReturnValue &&
                    *static_cast<const int*>(cd->functionReturnValue) != 0) {
           sink->on_launch_failed(cd->correlationId);
@@ -382,7 +491,9 @@ class CuptiSource final : public DeviceSource {
           std::uint32_t id = 0;
           const bool one =
               p->stream && self->stream_id(cd->context, p->stream, &id);
-          if (self->event_stream_.size() < 100000 ||
+          // At most 65536 events told apart (an event synchronized past
+          // that counts as waiting for every stream).
+          if (self->event_stream_.size() < 65536 ||
               self->event_stream_.count(p->event))
             self->event_stream_[p->event] = {one, id};
         }
@@ -455,28 +566,39 @@ class CuptiSource final : public DeviceSource {
 
   static void on_buffer_request(std::uint8_t** buffer, std::size_t* size,
                                 std::size_t* max_records) {
-    *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+    *buffer = buffers().take();
     *size = *buffer ? kBufferBytes : 0;
     *max_records = 0;
   }
 
-  static void on_buffer_complete(Context, std::uint32_t, std::uint8_t* buffer,
-                                 std::size_t, std::size_t valid) {
+  static void on_buffer_complete(Context ctx, std::uint32_t stream,
+                                 std::uint8_t* buffer, std::size_t,
+                                 std::size_t valid) {
     CuptiSource* self = g_active.load();
     if (self && self->sink_ && valid > 0) {
-      std::vector<DeviceKernelRecord> out;
+      thread_local std::vector<DeviceKernelRecord> out;
+      out.clear();
       Activity* rec = nullptr;
       while (self->api_.ActivityGetNextRecord(buffer, valid, &rec) ==
              kSuccess) {
         DeviceKernelRecord k;
         if (decode_kernel_record(rec, self->offset_ns_, *self->sink_, &k))
-          out.push_back(std::move(k));
+          out.push_back(k);
       }
       if (!out.empty()) self->sink_->on_device_kernels(out);
     }
-    std::free(buffer);
+    if (self && self->api_.ActivityGetNumDroppedRecords) {
+      std::size_t n = 0;
+      if (self->api_.ActivityGetNumDroppedRecords(ctx, stream, &n) ==
+              kSuccess &&
+          n > 0)
+        self->dropped_ += n;
+    }
+    buffers().give_back(buffer);
   }
 
+  const CuptiMode mode_;
+  std::atomic<std::uint64_t> dropped_{0};
   std::mutex mu_;
   Api api_;
   bool loaded_ = false, running_ = false;
@@ -536,8 +658,8 @@ std::vector<std::string> cupti_library_candidates(int runtime_version) {
   return c;
 }
 
-std::unique_ptr<DeviceSource> make_cupti_source() {
-  return std::unique_ptr<DeviceSource>(new CuptiSource());
+std::unique_ptr<DeviceSource> make_cupti_source(CuptiMode mode) {
+  return std::unique_ptr<DeviceSource>(new CuptiSource(mode));
 }
 
 bool cupti_source_built() { return true; }

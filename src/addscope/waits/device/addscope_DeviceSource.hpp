@@ -27,7 +27,18 @@ struct DeviceKernelRecord {
   std::uint32_t device = 0, stream = 0;
   double start_s = 0, end_s = 0;
   LaunchShape shape;
-  std::string name;  ///< the device's (mangled) entry-point name
+  /// The device's (mangled) entry-point name; valid during the
+  /// on_device_kernels() call that delivers the record (CUPTI owns it).
+  const char* name = "";
+};
+
+/// A kernel launch as it begins, on the launching thread.
+struct LaunchBegin {
+  std::uint32_t correlation = 0;
+  /// The stream it goes to, when the source reads it (callbacks-only mode:
+  /// no kernel record will say).
+  bool stream_known = false;
+  std::uint32_t device = 0, stream = 0;
 };
 
 /// A blocking runtime call as it begins.
@@ -43,7 +54,7 @@ class DeviceSink {
  public:
   virtual ~DeviceSink() = default;
   /// On the launching thread, as a kernel launch begins.
-  virtual void on_launch(std::uint32_t correlation) = 0;
+  virtual void on_launch(const LaunchBegin& l) = 0;
   /// The launch failed: no kernel will come for it.
   virtual void on_launch_failed(std::uint32_t correlation) = 0;
   /// On the launching thread: the launch call took from begin_s to end_s
@@ -71,12 +82,25 @@ class DeviceSource {
   /// Which mode measured, in words ("CUPTI 11.8 (libcupti.so.11.8)", or why
   /// not: "CUPTI not loaded: ...").
   virtual std::string description() const = 0;
+  /// Whether kernel records (device start and end) come; false: launches
+  /// and blocking calls only, waits are bounds.
+  virtual bool kernel_records() const { return true; }
+  /// Kernel records lost so far (the device's buffers were full, or the
+  /// source's cap on buffers in flight was reached).
+  virtual std::uint64_t records_dropped() const { return 0; }
+};
+
+/// What the CUPTI source watches.
+enum class CuptiMode {
+  Full,       ///< kernel records + callbacks (launches, blocking calls)
+  Callbacks,  ///< callbacks only: no kernel records (cheaper; waits bounded)
 };
 
 /// The source for CUDA programs: CUPTI, opened at run time (libcupti from
 /// ADDSCOPE_CUPTI_LIB, else the one matching the program's CUDA runtime,
 /// else any found). Null where addscope was built without CUPTI headers.
-std::unique_ptr<DeviceSource> make_cupti_source();
+std::unique_ptr<DeviceSource> make_cupti_source(
+    CuptiMode mode = CuptiMode::Full);
 /// Whether this build has the CUPTI source.
 bool cupti_source_built();
 

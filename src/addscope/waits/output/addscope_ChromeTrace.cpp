@@ -31,10 +31,54 @@ ChromeTrace::ChromeTrace(const std::string& path, std::uint64_t max_events)
 
 ChromeTrace::~ChromeTrace() { close(); }
 
+namespace {
+// The length of the valid UTF-8 sequence at s[i], 0 if there is none.
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t n = 0;
+  unsigned min = 0;
+  if (c < 0x80) return 1;
+  if ((c & 0xe0) == 0xc0) {
+    n = 2;
+    min = 0x80;
+  } else if ((c & 0xf0) == 0xe0) {
+    n = 3;
+    min = 0x800;
+  } else if ((c & 0xf8) == 0xf0) {
+    n = 4;
+    min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  unsigned cp = c & (0x7f >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto d = static_cast<unsigned char>(s[i + k]);
+    if ((d & 0xc0) != 0x80) return 0;
+    cp = (cp << 6) | (d & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return n;
+}
+}  // namespace
+
 std::string ChromeTrace::escape(const std::string& s) {
   std::string o;
   o.reserve(s.size() + 2);
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const std::size_t n = utf8_length(s, i);
+    if (n == 0) {  // not UTF-8: the replacement character
+      o += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (n > 1) {
+      o.append(s, i, n);
+      i += n;
+      continue;
+    }
+    ++i;
     switch (c) {
       case '"':
         o += "\\\"";
@@ -145,6 +189,8 @@ void ChromeTrace::close() {
   closed_ = true;
   f_ << "\n]\n";
   f_.flush();
+  write_failed_ = !f_;
+  f_.close();
 }
 
 }  // namespace Impl

@@ -26,6 +26,10 @@ class ChromeTrace {
   bool ok() const { return ok_; }
   const std::string& path() const { return path_; }
   std::uint64_t dropped() const { return dropped_; }
+  /// Writing failed (a full disk): the file is incomplete.
+  bool write_failed() const {
+    return write_failed_ || (ok_ && !f_.good() && !closed_);
+  }
 
   /// A host call on thread `thread`, [begin_s, end_s] on the tracker clock.
   /// `args_json` is a JSON object ("{}" for none).
@@ -50,7 +54,7 @@ class ChromeTrace {
   void name_thread(std::uint32_t thread);
   std::string path_;
   std::ofstream f_;
-  bool ok_ = false, first_ = true, closed_ = false;
+  bool ok_ = false, first_ = true, closed_ = false, write_failed_ = false;
   std::uint64_t max_events_, events_ = 0, dropped_ = 0, next_flow_ = 1;
   std::set<std::uint32_t> threads_named_;
   std::set<std::uint64_t> streams_named_;

@@ -422,6 +422,10 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
       os << ": no device timestamps (" << w.device_source
          << "); a wait is bounded by the fence or deep_copy that ended it";
       break;
+    case WaitsMode::Callbacks:
+      os << ": " << w.device_source
+         << "; a wait is bounded by the blocking call that ended it";
+      break;
   }
   if (w.kokkos_fences == 0 && w.mode != WaitsMode::Host)
     os << "; this Kokkos reports no fences";
@@ -469,10 +473,33 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
   if (w.kernels_without_device_record > 0)
     os << "  note: " << w.kernels_without_device_record
        << " launches never got a device record\n";
+  if (w.dropped.any()) {
+    const WaitsDropped& d = w.dropped;
+    std::string l;
+    auto add = [&](std::uint64_t n, const char* what) {
+      if (n == 0) return;
+      l += l.empty() ? "" : ", ";
+      l += std::to_string(n) + " " + what;
+    };
+    add(d.unended_calls, "calls begun and never ended");
+    add(d.unpopped_regions, "regions never popped");
+    add(d.unmatched_ends, "end callbacks without a begin");
+    add(d.regions_too_deep, "region pushes past the depth cap");
+    add(d.names, "names past the name table's cap");
+    add(d.settled_early, "records attributed early (cap on records held)");
+    add(d.pending_launches, "launches forgotten (cap)");
+    add(d.device_records, "kernel records lost by the device source");
+    add(d.kernels, "events of kernel names past the cap");
+    add(d.sites, "calls of call sites past the cap");
+    add(d.streams, "kernels of streams past the cap");
+    add(d.threads, "calls of threads past the cap");
+    os << "  limits: " << l << " (the JSON's \"dropped\")\n";
+  }
   if (!w.trace_path.empty()) {
     os << "  trace: " << w.trace_path;
     if (w.trace_events_dropped > 0)
       os << " (" << w.trace_events_dropped << " events past the cap dropped)";
+    if (w.trace_write_failed) os << " (writing failed: the file is incomplete)";
     os << "\n";
   }
 }
@@ -703,7 +730,22 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
   j["threads"] = threads;
   j["trace"] = str_or_null(w.trace_path);
   j["trace_events_dropped"] = w.trace_events_dropped;
-  return j.dump(2);
+  const WaitsDropped& d = w.dropped;
+  j["dropped"] = {{"names", d.names},
+                  {"unended_calls", d.unended_calls},
+                  {"unpopped_regions", d.unpopped_regions},
+                  {"unmatched_ends", d.unmatched_ends},
+                  {"regions_too_deep", d.regions_too_deep},
+                  {"settled_early", d.settled_early},
+                  {"pending_launches", d.pending_launches},
+                  {"device_records", d.device_records},
+                  {"kernels", d.kernels},
+                  {"sites", d.sites},
+                  {"streams", d.streams},
+                  {"threads", d.threads},
+                  {"trace_events", w.trace_events_dropped}};
+  // Names are the program's bytes: invalid UTF-8 is replaced, never thrown.
+  return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace addscope
