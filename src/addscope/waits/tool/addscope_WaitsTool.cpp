@@ -15,16 +15,24 @@
 //   ADDSCOPE_WAITS_TOP, _THRESHOLD, _STARVED_THREADS, _STARVED_SHARE,
 //   _STARVED_MIN               what the report lists (output/
 //                              addscope_WaitsOptions.hpp)
-//   ADDSCOPE_WAITS_DEVICE=none never use CUPTI (waits become bounds)
+//   ADDSCOPE_WAITS_DEVICE=cupti|callbacks|none  how the device is watched
 //   ADDSCOPE_CUPTI_LIB=path    the libcupti to open
 // It asks Kokkos for no global fences (requires_global_fencing = false) and
 // adds nothing to the program's streams, so launches stay as asynchronous
 // as without it.
+//
+// It never stops the program it watches: every entry point catches what
+// the tracker throws (one line on stderr, then the tool goes quiet), and a
+// file it cannot write costs one line on stderr. The report and the JSON
+// are written at Kokkos::finalize; if the program ends without it, at
+// exit() or a return from main (atexit) and at std::quick_exit
+// (at_quick_exit). Not after _exit, abort() or a fatal signal.
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <exception>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -33,55 +41,86 @@
 #include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/output/addscope_OutputPath.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
+#include "addscope/waits/tool/addscope_ToolCallbacks.hpp"
 
 namespace {
 
+using addscope::Impl::ToolCallbacks;
+using addscope::Impl::ToolsSpaceHandle;
+
 // The Kokkos Tools C ABI (Kokkos_Profiling_C_Interface.h), stable since 3.x.
-struct SpaceHandle {
-  char name[64];
-};
 struct ToolSettings {
   bool requires_global_fencing;
   bool padding[255];
 };
 
-addscope::SyncTracker& tracker() { return addscope::SyncTracker::global(); }
-
-// deep_copy's end callback carries no id: each thread ends its own
-// innermost copy.
-std::vector<std::uint64_t>& copies() {
-  thread_local std::vector<std::uint64_t> c;
-  return c;
+ToolCallbacks& tool() {
+  static ToolCallbacks* c =
+      new ToolCallbacks(addscope::SyncTracker::global());  // never destroyed
+  return *c;
 }
 
-std::string space(const SpaceHandle& h) {
-  std::string n(h.name, strnlen(h.name, sizeof h.name));
-  return n == "HostSpace" ? "Host" : n;
+std::atomic<bool> g_quiet{false};     // an internal error: stop watching
+std::atomic<bool> g_finished{false};  // the report is written
+
+// Runs f; what it throws is reported once and silences the tool (an
+// exception must not cross into Kokkos: it would end the program).
+template <class F>
+void guarded(const char* where, F&& f) noexcept {
+  if (g_quiet.load(std::memory_order_relaxed)) return;
+  try {
+    f();
+  } catch (const std::exception& e) {
+    if (!g_quiet.exchange(true))
+      std::fprintf(stderr,
+                   "addscope waits: internal error in %s (%s); the tool stops "
+                   "watching, the program goes on\n",
+                   where, e.what());
+  } catch (...) {
+    if (!g_quiet.exchange(true))
+      std::fprintf(stderr,
+                   "addscope waits: internal error in %s; the tool stops "
+                   "watching, the program goes on\n",
+                   where);
+  }
 }
 
-void kernel_begin(const char* name, std::uint32_t dev, std::uint64_t* id) {
-  *id = tracker().kernel_begin(name ? name : "",
-                               addscope::ExecId::from_tools_id(dev));
-}
-
-// Writes `text` to `path` whole or not at all.
-void write_file(const char* var, const std::string& path,
-                const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (f) f << text << "\n";
-    if (!f) {
-      std::cerr << "addscope waits: cannot write " << var << "=" << path
-                << "\n";
-      std::remove(tmp.c_str());
-      return;
+// The report and JSON, once: at Kokkos::finalize, or at the exit of a
+// program that did not call it.
+void finish_once(const char* note) noexcept {
+  if (g_finished.exchange(true)) return;
+  try {
+    std::string json;
+    if (const char* p = std::getenv("ADDSCOPE_WAITS_JSON"))
+      if (*p) json = addscope::expand_output_path(p);
+    std::vector<std::string> warnings;
+    const addscope::WaitsReportOptions opt =
+        addscope::waits_options_from_environment(&warnings);
+    for (const auto& w : warnings)
+      std::cerr << "addscope waits: " << w << "\n";
+    if (opt.output.empty()) {
+      tool().finalize(std::cerr, json, std::cerr, note ? note : "", opt);
+    } else {
+      std::ostringstream text;
+      tool().finalize(text, json, std::cerr, note ? note : "", opt);
+      const std::string path = addscope::expand_output_path(opt.output);
+      if (addscope::Impl::write_whole_file(path, text.str(),
+                                           "ADDSCOPE_WAITS_OUTPUT", std::cerr))
+        std::cerr << "addscope waits: report in " << path << "\n";
     }
+  } catch (...) {
+    std::fprintf(stderr, "addscope waits: no report (internal error)\n");
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::cerr << "addscope waits: cannot write " << var << "=" << path << "\n";
-    std::remove(tmp.c_str());
-  }
+}
+
+void exit_hook() {
+  finish_once(
+      "the program ended without Kokkos::finalize(); report written at exit");
+}
+void quick_exit_hook() {
+  finish_once(
+      "the program ended by std::quick_exit() without Kokkos::finalize(); "
+      "report written then");
 }
 
 }  // namespace
@@ -90,22 +129,30 @@ extern "C" {
 
 void kokkosp_init_library(int, std::uint64_t interface_version, std::uint32_t,
                           void*) {
-  tracker().set_fed_by_kokkos_tools(true);
-  tracker().set_kokkos_interface_version(interface_version);
-  if (const char* p = std::getenv("ADDSCOPE_WAITS_TRACE")) {
-    std::string error;
-    if (*p && !tracker().open_trace(addscope::expand_output_path(p), &error))
-      std::cerr << "addscope waits: " << error
-                << " (ADDSCOPE_WAITS_TRACE); no trace\n";
-  }
+  guarded("kokkosp_init_library", [&] {
+    tool().init(interface_version);
+    if (const char* p = std::getenv("ADDSCOPE_WAITS_TRACE")) {
+      std::string error;
+      if (*p &&
+          !tool().tracker().open_trace(addscope::expand_output_path(p), &error))
+        std::cerr << "addscope waits: " << error
+                  << " (ADDSCOPE_WAITS_TRACE); no trace\n";
+    }
+    // Registered after the device runtime started (Kokkos initializes its
+    // backends before its tools), so they run before it shuts down.
+    std::atexit(exit_hook);
+    std::at_quick_exit(quick_exit_hook);
+  });
 }
 
 // Kokkos declares its configuration to tools: "Default Device" names its
 // default execution space (where Kokkos 3.x's View initializations run when
 // it is a host space).
 void kokkosp_declare_metadata(const char* key, const char* value) {
-  if (key && value && std::strcmp(key, "Default Device") == 0)
-    tracker().set_default_device(value);
+  guarded("kokkosp_declare_metadata", [&] {
+    if (key && value && std::strcmp(key, "Default Device") == 0)
+      tool().tracker().set_default_device(value);
+  });
 }
 
 void kokkosp_request_tool_settings(std::uint32_t n, ToolSettings* s) {
@@ -114,89 +161,68 @@ void kokkosp_request_tool_settings(std::uint32_t n, ToolSettings* s) {
 }
 
 void kokkosp_finalize_library() {
-  tracker().finish();
-  std::vector<std::string> warnings;
-  const addscope::WaitsReportOptions opt =
-      addscope::waits_options_from_environment(&warnings);
-  for (const auto& w : warnings) std::cerr << "addscope waits: " << w << "\n";
-  const addscope::WaitsSnapshot snap = tracker().snapshot();
-  if (opt.output.empty()) {
-    addscope::write_waits_report(std::cerr, snap, opt);
-  } else {
-    std::ostringstream text;
-    addscope::write_waits_report(text, snap, opt);
-    const std::string path = addscope::expand_output_path(opt.output);
-    write_file("ADDSCOPE_WAITS_OUTPUT", path, text.str());
-    std::cerr << "addscope waits: report in " << path << "\n";
-  }
-  if (const char* p = std::getenv("ADDSCOPE_WAITS_JSON"))
-    if (*p)
-      write_file("ADDSCOPE_WAITS_JSON", addscope::expand_output_path(p),
-                 addscope::waits_json(snap, opt));
-  tracker().set_fed_by_kokkos_tools(false);
+  if (!g_quiet.load()) finish_once(nullptr);
 }
 
 void kokkosp_begin_parallel_for(const char* name, std::uint32_t dev,
                                 std::uint64_t* id) {
-  kernel_begin(name, dev, id);
+  guarded("kokkosp_begin_parallel_for",
+          [&] { tool().begin_kernel(name, dev, id); });
 }
-void kokkosp_end_parallel_for(std::uint64_t id) { tracker().kernel_end(id); }
+void kokkosp_end_parallel_for(std::uint64_t id) {
+  guarded("kokkosp_end_parallel_for", [&] { tool().end_kernel(id); });
+}
 void kokkosp_begin_parallel_reduce(const char* name, std::uint32_t dev,
                                    std::uint64_t* id) {
-  kernel_begin(name, dev, id);
+  guarded("kokkosp_begin_parallel_reduce",
+          [&] { tool().begin_kernel(name, dev, id); });
 }
-void kokkosp_end_parallel_reduce(std::uint64_t id) { tracker().kernel_end(id); }
+void kokkosp_end_parallel_reduce(std::uint64_t id) {
+  guarded("kokkosp_end_parallel_reduce", [&] { tool().end_kernel(id); });
+}
 void kokkosp_begin_parallel_scan(const char* name, std::uint32_t dev,
                                  std::uint64_t* id) {
-  kernel_begin(name, dev, id);
+  guarded("kokkosp_begin_parallel_scan",
+          [&] { tool().begin_kernel(name, dev, id); });
 }
-void kokkosp_end_parallel_scan(std::uint64_t id) { tracker().kernel_end(id); }
+void kokkosp_end_parallel_scan(std::uint64_t id) {
+  guarded("kokkosp_end_parallel_scan", [&] { tool().end_kernel(id); });
+}
 
 void kokkosp_begin_fence(const char* name, std::uint32_t dev,
                          std::uint64_t* id) {
-  *id = tracker().call_begin(addscope::CallKind::Fence, name ? name : "",
-                             addscope::ExecId::from_tools_id(dev));
+  guarded("kokkosp_begin_fence", [&] { tool().begin_fence(name, dev, id); });
 }
-void kokkosp_end_fence(std::uint64_t id) { tracker().call_end(id); }
+void kokkosp_end_fence(std::uint64_t id) {
+  guarded("kokkosp_end_fence", [&] { tool().end_fence(id); });
+}
 
 void kokkosp_push_profile_region(const char* name) {
-  tracker().region_push(name ? name : "");
+  guarded("kokkosp_push_profile_region", [&] { tool().push_region(name); });
 }
-void kokkosp_pop_profile_region() { tracker().region_pop(); }
+void kokkosp_pop_profile_region() {
+  guarded("kokkosp_pop_profile_region", [&] { tool().pop_region(); });
+}
 
-void kokkosp_allocate_data(SpaceHandle h, const char* label, const void*,
+void kokkosp_allocate_data(ToolsSpaceHandle h, const char* label, const void*,
                            std::uint64_t size) {
-  const std::string s = space(h);
-  tracker().device_seen(addscope::device_kind_of_space(s));
-  tracker().instant(addscope::CallKind::Alloc,
-                    "allocate " + std::string(label ? label : "") + " (" + s +
-                        ", " + addscope::format_bytes(size) + ")");
+  guarded("kokkosp_allocate_data", [&] { tool().allocate(h, label, size); });
 }
-void kokkosp_deallocate_data(SpaceHandle h, const char* label, const void*,
+void kokkosp_deallocate_data(ToolsSpaceHandle h, const char* label, const void*,
                              std::uint64_t size) {
-  tracker().instant(addscope::CallKind::Dealloc,
-                    "deallocate " + std::string(label ? label : "") + " (" +
-                        space(h) + ", " + addscope::format_bytes(size) + ")");
+  guarded("kokkosp_deallocate_data",
+          [&] { tool().deallocate(h, label, size); });
 }
 
-void kokkosp_begin_deep_copy(SpaceHandle dst, const char* dst_name, const void*,
-                             SpaceHandle src, const char* src_name, const void*,
+void kokkosp_begin_deep_copy(ToolsSpaceHandle dst, const char* dst_name,
+                             const void*, ToolsSpaceHandle src,
+                             const char* src_name, const void*,
                              std::uint64_t size) {
-  const std::string ds = space(dst), ss = space(src);
-  tracker().device_seen(addscope::device_kind_of_space(ds));
-  tracker().device_seen(addscope::device_kind_of_space(ss));
-  const std::string site = "deep_copy " +
-                           std::string(dst_name ? dst_name : "") + "<-" +
-                           (src_name ? src_name : "") + " (" + ds + "<-" + ss;
-  copies().push_back(
-      tracker().call_begin(addscope::CallKind::DeepCopy,
-                           site + ", " + addscope::format_bytes(size) + ")",
-                           addscope::ExecId(), site + ")"));
+  guarded("kokkosp_begin_deep_copy",
+          [&] { tool().begin_deep_copy(dst, dst_name, src, src_name, size); });
 }
 void kokkosp_end_deep_copy() {
-  if (copies().empty()) return;
-  tracker().call_end(copies().back());
-  copies().pop_back();
+  guarded("kokkosp_end_deep_copy", [&] { tool().end_deep_copy(); });
 }
 
 }  // extern "C"
