@@ -5,11 +5,24 @@
 // Usage: addscope-waits-check CASE EXPECT TOOL OUTDIR PROGRAM [ARGS...]
 //   CASE    seed | overlap | two_instances | stream_fenced | region_wait |
 //           two_threads | shape_starved | shape_healthy | shape_plain_add |
-//           wait_scope | external | external_healthy
-//   EXPECT  host | device | kokkos-only: how the tool must have measured
-// Writes OUTDIR/CASE[.kokkos-only].{json,trace.json,out,err}; prints one
-// summary line;
-// exits 0 if every check passed, 1 if one failed, 2 on a usage error.
+//           wait_scope | external | external_healthy  (the attribution cases)
+//           faults_regions | faults_throw | faults_names | faults_threads |
+//           faults_unfenced | host_only | exit_return | exit_exit |
+//           exit_quick | exit_abort | bad_paths   (tests/tools/faults.cpp)
+//           soak                          (tests/tools/soak.cpp, see below)
+//   EXPECT  host | device | kokkos-only | callbacks: how the tool must have
+//           measured (kokkos-only: ADDSCOPE_WAITS_DEVICE=none; callbacks:
+//           ADDSCOPE_WAITS_DEVICE=callbacks)
+// Writes OUTDIR/CASE[.MODE].{json,trace.json,out,err}; prints one summary
+// line; exits 0 if every check passed, 1 if one failed, 2 on a usage error.
+//
+// soak runs PROGRAM twice, without and with the tool, and checks that the
+// tool's state does not grow with the run: peak memory at the end at most
+// SOAK_GROWTH_KIB (default 4096) above the peak after the first tenth, and
+// at most SOAK_ABOVE_KIB (default 65536) above the program's own peak; and
+// that its cost per kernel does not grow: the fastest chunk of the last
+// tenth at most SOAK_SLOWDOWN (default 1.5) x the fastest of the first
+// (+ 0.3 us).
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -46,6 +59,109 @@ std::string quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = text.find(what); p != std::string::npos;
+       p = text.find(what, p + what.size()))
+    ++n;
+  return n;
+}
+
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
+
+double env_or(const char* var, double dflt) {
+  const char* v = std::getenv(var);
+  return v && *v ? std::atof(v) : dflt;
+}
+
+// The figures of tests/tools/soak.cpp's "soak:" line.
+struct SoakLine {
+  bool ok = false;
+  double first_ns = 0, first_min_ns = 0, last_ns = 0, last_min_ns = 0;
+  long hwm_tenth = 0, hwm_end = 0, rss_end = 0;
+};
+SoakLine parse_soak(const std::string& out) {
+  SoakLine s;
+  const auto p = out.find("soak: ");
+  if (p == std::string::npos) return s;
+  long n = 0, every = 0, chunk = 0;
+  s.ok =
+      std::sscanf(out.c_str() + p,
+                  "soak: %ld kernels, deep_copy every %ld, chunks of %ld: "
+                  "first tenth %lf ns/kernel (fastest chunk %lf), last "
+                  "tenth %lf ns/kernel (fastest chunk %lf); peak RSS after "
+                  "the first tenth %ld KiB, at the end %ld KiB; RSS at the "
+                  "end %ld KiB",
+                  &n, &every, &chunk, &s.first_ns, &s.first_min_ns, &s.last_ns,
+                  &s.last_min_ns, &s.hwm_tenth, &s.hwm_end, &s.rss_end) == 10;
+  return s;
+}
+
+int soak(const std::string& expect, const std::string& tool,
+         const std::string& base, int argc, char** argv) {
+  std::string cmd;
+  for (int i = 5; i < argc; ++i) cmd += (i > 5 ? " " : "") + quote(argv[i]);
+  unsetenv("KOKKOS_PROFILE_LIBRARY");
+  unsetenv("KOKKOS_TOOLS_LIBS");
+  if (expect == "kokkos-only") setenv("ADDSCOPE_WAITS_DEVICE", "none", 1);
+  if (expect == "callbacks") setenv("ADDSCOPE_WAITS_DEVICE", "callbacks", 1);
+  auto run = [&](const std::string& suffix) {
+    const int st = std::system((cmd + " >" + quote(base + suffix + ".out") +
+                                " 2>" + quote(base + suffix + ".err"))
+                                   .c_str());
+    check(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+          "soak" + suffix + ": exit status " + std::to_string(st));
+    return read(base + suffix + ".out") + read(base + suffix + ".err");
+  };
+  const std::string plain = run(".plain");
+  setenv("KOKKOS_PROFILE_LIBRARY", tool.c_str(), 1);
+  setenv("KOKKOS_TOOLS_LIBS", tool.c_str(), 1);
+  setenv("ADDSCOPE_WAITS_JSON", (base + ".json").c_str(), 1);
+  const std::string with = run("");
+  std::cout << "== soak (" << expect << ")\nwithout the tool: " << plain
+            << "with the tool: " << with;
+  const SoakLine p = parse_soak(plain), w = parse_soak(with);
+  check(p.ok && w.ok, "no soak line from the program");
+  check(with.find("addscope waits") != std::string::npos,
+        "no report: was the tool loaded?");
+  const double growth_kib = env_or("SOAK_GROWTH_KIB", 4096);
+  const double above_kib = env_or("SOAK_ABOVE_KIB", 65536);
+  const double slowdown = env_or("SOAK_SLOWDOWN", 1.5);
+  const long growth = w.hwm_end - w.hwm_tenth;
+  const long above = w.hwm_end - p.hwm_end;
+  check(growth <= growth_kib, "with the tool, peak memory grew by " +
+                                  std::to_string(growth) +
+                                  " KiB after the first tenth (allowed " +
+                                  std::to_string(long(growth_kib)) + ")");
+  check(above <= above_kib, "the tool's peak memory is " +
+                                std::to_string(above) +
+                                " KiB above the program's own (allowed " +
+                                std::to_string(long(above_kib)) + ")");
+  check(w.last_min_ns <= slowdown * w.first_min_ns + 300,
+        "with the tool, the fastest chunk of the last tenth took " +
+            std::to_string(w.last_min_ns) + " ns/kernel, the first tenth's " +
+            std::to_string(w.first_min_ns));
+  json j;
+  try {
+    std::ifstream f(base + ".json");
+    j = json::parse(f);
+    check(!j["dropped"].is_null(), "no dropped counts in the JSON");
+  } catch (const std::exception& e) {
+    check(false, std::string("no JSON report: ") + e.what());
+  }
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "soak %-11s peak RSS +%ld KiB after the first tenth, +%ld KiB "
+                "above the program's own (%ld KiB); per kernel first/last "
+                "tenth %.0f/%.0f ns (fastest chunks %.0f/%.0f), without the "
+                "tool %.0f/%.0f ns  %s",
+                expect.c_str(), growth, above, p.hwm_end, w.first_ns, w.last_ns,
+                w.first_min_ns, w.last_min_ns, p.first_ns, p.last_ns,
+                failures ? "FAIL" : "PASS");
+  std::cout << "SUMMARY " << line << "\n";
+  return failures ? 1 : 0;
 }
 
 const json* kernel(const json& j, const std::string& name) {
@@ -198,20 +314,32 @@ int main(int argc, char** argv) {
   }
   const std::string name = argv[1], expect = argv[2], tool = argv[3],
                     dir = argv[4];
-  if (expect != "host" && expect != "device" && expect != "kokkos-only") {
+  if (expect != "host" && expect != "device" && expect != "kokkos-only" &&
+      expect != "callbacks") {
     std::cerr << "EXPECT = '" << expect
-              << "' is invalid; allowed: host, device, kokkos-only\n";
+              << "' is invalid; allowed: host, device, kokkos-only, "
+                 "callbacks\n";
     return 2;
   }
+  const bool bounds = expect == "kokkos-only" || expect == "callbacks";
   const std::string base =
-      dir + "/" + name + (expect == "kokkos-only" ? ".kokkos-only" : "");
+      dir + "/" + name +
+      (expect == "kokkos-only" || expect == "callbacks" ? "." + expect : "");
+  if (name == "soak") return soak(expect, tool, base, argc, argv);
   std::string cmd;
   for (int i = 5; i < argc; ++i) cmd += (i > 5 ? " " : "") + quote(argv[i]);
   setenv("KOKKOS_PROFILE_LIBRARY", tool.c_str(), 1);
   setenv("KOKKOS_TOOLS_LIBS", tool.c_str(), 1);
-  setenv("ADDSCOPE_WAITS_JSON", (base + ".json").c_str(), 1);
-  setenv("ADDSCOPE_WAITS_TRACE", (base + ".trace.json").c_str(), 1);
+  // bad_paths: outputs nobody can write.
+  const bool bad_paths = name == "bad_paths";
+  const std::string json_path =
+      bad_paths ? "/nonexistent-addscope-dir/waits.json" : base + ".json";
+  const std::string trace_path =
+      bad_paths ? "/nonexistent-addscope-dir/trace.json" : base + ".trace.json";
+  setenv("ADDSCOPE_WAITS_JSON", json_path.c_str(), 1);
+  setenv("ADDSCOPE_WAITS_TRACE", trace_path.c_str(), 1);
   if (expect == "kokkos-only") setenv("ADDSCOPE_WAITS_DEVICE", "none", 1);
+  if (expect == "callbacks") setenv("ADDSCOPE_WAITS_DEVICE", "callbacks", 1);
   std::remove((base + ".json").c_str());
   std::remove((base + ".trace.json").c_str());
   const int st = std::system(
@@ -220,6 +348,31 @@ int main(int argc, char** argv) {
   const int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
   const std::string out = read(base + ".out"), err = read(base + ".err");
   std::cout << "== " << name << " (" << expect << ")\n" << out << err;
+  auto summary = [&](const std::string& what) {
+    std::cout << "SUMMARY " << name << " " << expect << " " << what << "  "
+              << (failures ? "FAIL" : "PASS") << "\n";
+    return failures ? 1 : 0;
+  };
+  if (bad_paths) {
+    check(rc == 0, "program exit status " + std::to_string(rc));
+    check(err.find("addscope waits") != std::string::npos,
+          "no report on stderr");
+    check(count(err, "cannot write ADDSCOPE_WAITS_JSON=" + json_path) == 1,
+          "not one line for the unwritable ADDSCOPE_WAITS_JSON");
+    check(count(err, "(ADDSCOPE_WAITS_TRACE); no trace") == 1,
+          "not one line for the unwritable ADDSCOPE_WAITS_TRACE");
+    return summary("unwritable outputs: one line each, exit status " +
+                   std::to_string(rc));
+  }
+  if (name == "exit_abort") {
+    // Not covered: the process gives no chance to write anything. Nothing
+    // half-written is left either.
+    check(rc == 128 + 6,
+          "exit status " + std::to_string(rc) + ", not 134 (SIGABRT)");
+    check(!exists(base + ".json") && !exists(base + ".json.tmp"),
+          "a JSON file after abort()");
+    return summary("abort(): no report, nothing half-written");
+  }
   check(rc == 0, "program exit status " + std::to_string(rc));
   check(err.find("addscope waits") != std::string::npos,
         "no report on stderr: was the tool loaded?");
@@ -233,6 +386,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   check(j["schema"] == "addscope-waits/3" && j["version"] == 3, "schema");
+  const json& dropped = j["dropped"];
+  auto dropped_n = [&](const char* k) {
+    return dropped.is_object() && dropped.contains(k)
+               ? dropped[k].get<long long>()
+               : -1LL;
+  };
   check(j["mode"] == expect, "mode is " + j["mode"].dump() + ", not " + expect);
   for (const auto& k : j["kernels"]) {
     const std::string n = k["name"];
@@ -241,8 +400,13 @@ int main(int argc, char** argv) {
           "unreadable kernel name " + n);
   }
   const auto slices = check_trace(base + ".trace.json", expect == "device");
-  double clock_skew = 0;
-  if (expect == "device") {
+  auto calls_of = [&](const std::string& k) {
+    const json* e = kernel(j, k);
+    return e ? (*e)["calls"].get<long long>() : 0LL;
+  };
+  double clock_skew = 1e300;
+  if (expect == "device" && name.rfind("faults_", 0) != 0 &&
+      name.rfind("exit_", 0) != 0) {
     int pairs = 0;
     clock_skew = min_start_after_launch(slices, &pairs);
     check(pairs > 0 && clock_skew > -2e-6,
@@ -349,7 +513,7 @@ int main(int argc, char** argv) {
                                    " s < 80% of the kernel's " +
                                    std::to_string(k) + " s");
     }
-    if (expect == "kokkos-only")
+    if (bounds)
       check(!hid.empty() && waited_for(*hid[0], "user::slow_add[1x1]") &&
                 (*hid[0])["wait_is_bound"] == true,
             "no bounded hidden wait for user::slow_add[1x1]");
@@ -528,6 +692,74 @@ int main(int argc, char** argv) {
       check(contains(err, "waits by region") && contains(err, "user::assemble"),
             "no 'waits by region' with user::assemble in the report");
     }
+  } else if (name == "faults_regions") {
+    const long long n = argc > 7 ? std::atoll(argv[7]) : 10000;
+    check(dropped_n("unmatched_ends") == 3,
+          "unmatched ends " + std::to_string(dropped_n("unmatched_ends")) +
+              ", not the 3 pops without a push");
+    check(dropped_n("unpopped_regions") == n,
+          "regions never popped: " +
+              std::to_string(dropped_n("unpopped_regions")) + ", not " +
+              std::to_string(n));
+    check(dropped_n("regions_too_deep") == n - 64,
+          "region pushes past the depth cap: " +
+              std::to_string(dropped_n("regions_too_deep")));
+    check(calls_of("faults::in_region") == n,
+          "faults::in_region ran " +
+              std::to_string(calls_of("faults::in_region")) + " times");
+    check(err.find("  limits: ") != std::string::npos,
+          "no limits line in the report");
+  } else if (name == "faults_throw") {
+    check(out.find("faults: caught 3") != std::string::npos,
+          "the program did not catch its 3 exceptions");
+    check(dropped_n("unended_calls") == 3,
+          "calls never ended: " + std::to_string(dropped_n("unended_calls")) +
+              ", not the 3 kernels that threw");
+    check(calls_of("faults::after") == 1, "the kernel after them is missing");
+  } else if (name == "faults_names") {
+    const long long n = argc > 7 ? std::atoll(argv[7]) : 100000;
+    check(dropped_n("names") >= n - 65536,
+          "names past the cap: " + std::to_string(dropped_n("names")));
+    check(j["kernels"].size() <= 4097, "more kernel entries than the cap");
+    long long calls = 0;
+    for (const auto& k : j["kernels"])
+      if (k["name"].get<std::string>().rfind("faults::kernel ", 0) == 0 ||
+          k["name"] == "(name table full)" || k["name"] == "(other kernels)")
+        calls += k["calls"].get<long long>();
+    check(calls == n, "kernels counted " + std::to_string(calls) + ", not " +
+                          std::to_string(n));
+  } else if (name == "faults_threads") {
+    const long long n = argc > 7 ? std::atoll(argv[7]) : 16;
+    check(t["threads"].get<long long>() >= n,
+          "threads seen: " + t["threads"].dump());
+    check(calls_of("faults::thread_kernel") == 2000 * n,
+          "faults::thread_kernel ran " +
+              std::to_string(calls_of("faults::thread_kernel")) + " times");
+    check(dropped_n("unended_calls") == 0 && dropped_n("unmatched_ends") == 0,
+          "unpaired callbacks: " + dropped.dump());
+  } else if (name == "faults_unfenced") {
+    const long long n = argc > 7 ? std::atoll(argv[7]) : 1000;
+    check(calls_of("faults::unfenced") == n, "faults::unfenced launches");
+    if (expect == "device") {
+      check((*kernel(j, "faults::unfenced"))["launches"] == n,
+            "device records of the unfenced kernels: " +
+                (*kernel(j, "faults::unfenced"))["launches"].dump());
+      check(t["kernels_without_device_record"] == 0,
+            "launches without a device record");
+    }
+  } else if (name == "host_only") {
+    check(j["mode"] == "host",
+          "a host-only program measured as " + j["mode"].dump());
+    check(calls_of("faults::host_kernel") == 100, "faults::host_kernel");
+  } else if (name == "exit_return" || name == "exit_exit" ||
+             name == "exit_quick") {
+    check(err.find("without Kokkos::finalize()") != std::string::npos,
+          "the report does not say it was written without Kokkos::finalize");
+    check(calls_of("faults::before_exit") == 10,
+          "faults::before_exit ran " +
+              std::to_string(calls_of("faults::before_exit")) + " times");
+    check(dropped_n("unpopped_regions") == 1,
+          "the region left open is not counted");
   } else if (name == "external" || name == "external_healthy") {
     // A program nobody here wrote: its starved launches, if any, go into
     // the summary; external_healthy must have none.
@@ -550,7 +782,7 @@ int main(int argc, char** argv) {
   }
   char line[2048];
   char skew[64] = "";
-  if (expect == "device")
+  if (expect == "device" && clock_skew < 1e299)
     std::snprintf(skew, sizeof skew, " start-launch >= %.1f us",
                   clock_skew * 1e6);
   std::snprintf(line, sizeof line,

@@ -205,6 +205,10 @@ struct SyncTracker::State {
     BlockingCall blocking;
     std::uint32_t blocking_via = 0;
     std::uint32_t last_event = 0;
+    // The last event was an instant (an allocation), kept as text: interned
+    // only if a runtime call needs it for its context.
+    std::string instant;
+    bool instant_pending = false;
     std::uint64_t last_launch = 0;  // the last asynchronous launch ended
     std::uint32_t last_launch_name = 0;
     bool last_event_was_launch = false;  // ... and nothing happened since
@@ -507,6 +511,15 @@ struct SyncTracker::State {
     t.awaiting_next_event.clear();
     t.last_event = what;
     t.last_event_was_launch = launch;
+    t.instant_pending = false;
+  }
+  // The thread's last event, interned now if it was an instant.
+  std::uint32_t last_event(Thread& t) {
+    if (t.instant_pending) {
+      t.last_event = intern(t.instant);
+      t.instant_pending = false;
+    }
+    return t.last_event;
   }
   // The outermost open call that is not a region, or null.
   static Open* outermost_call(Thread& t) {
@@ -1359,7 +1372,13 @@ void SyncTracker::instant(CallKind kind, std::string_view what) {
   std::lock_guard<std::mutex> g(mu_);
   State& s = *s_;
   State::Thread& t = s.thread(this_thread_index());
-  s.set_last_event(t, s.intern(t, what), false);
+  if (!t.awaiting_next_event.empty()) {  // it names runtime calls: now
+    s.set_last_event(t, s.intern(what), false);
+    return;
+  }
+  t.instant.assign(what.data(), what.size());
+  t.instant_pending = true;
+  t.last_event_was_launch = false;
 }
 
 // ---- device sink
@@ -1520,12 +1539,11 @@ void SyncTracker::on_blocking_end_at(double end_s) {
     c.id = b.call;
     c.kind = CallKind::Runtime;
     c.what = t.blocking_via;
-    c.prev_event = t.last_event;
-    c.context =
-        t.last_event
-            ? s.combo(1, t.last_event, 0,
-                      [&] { return "after '" + s.names[t.last_event] + "'"; })
-            : s.no_event_name;
+    const std::uint32_t last = s.last_event(t);
+    c.prev_event = last;
+    c.context = last ? s.combo(1, last, 0,
+                               [&] { return "after '" + s.names[last] + "'"; })
+                     : s.no_event_name;
     c.site = s.combo(7, c.what, c.context, [&] {
       return s.names[c.what] + " " + s.names[c.context];
     });
