@@ -7,10 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
@@ -520,4 +523,52 @@ TEST(WaitsLimits, ToolCallbacksPairDeepCopiesAndSurviveBadPaths) {
   for (const auto& s : w.sites)
     site = site || s.site == "deep_copy h2<-h3 (Host<-Host)";
   EXPECT_TRUE(site);
+}
+
+// A launch that "blocked" with times that make no sense (what a broken
+// clock or a corrupt CUPTI callback could give: NaN, infinite, ending
+// before it began) is ignored: no wait, nothing negative or infinite in the
+// totals (tests/fuzz/fuzz_waits_tool.cpp sends such times).
+TEST(WaitsLimits, SlowLaunchWithNonsenseTimesIsIgnored) {
+  WaitsSim s;
+  const auto a = s.launch("user::slow", 0.0, 1e-5, cuda(1));
+  s.ran(a, 13, 1e-5, 0.5);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::pair<double, double> bad[] = {
+      {nan, 0.5}, {3e-5, nan}, {-inf, 0.5}, {3e-5, inf}, {0.5, 3e-5}};
+  double now = 2e-5;
+  for (const auto& b : bad) {
+    s.at(now);
+    const auto id = s.t->kernel_begin("user::next", cuda(2));
+    s.t->on_launch(s.next_corr++);
+    s.t->on_slow_launch(b.first, b.second);
+    now += 1e-5;
+    s.at(now);
+    s.t->kernel_end(id);
+  }
+  const auto w = s.done();
+  for (const auto& c : w.waits) {
+    EXPECT_NE(c.kind, CallKind::Launch) << c.what;
+    EXPECT_TRUE(std::isfinite(c.wait_s) && c.wait_s >= 0) << c.wait_s;
+  }
+  const auto ok = [](double v) { return std::isfinite(v) && v >= 0; };
+  const auto& t = w.totals;
+  for (double v : {t.hidden_s, t.explicit_s, t.overlap_s, t.device_busy_s})
+    EXPECT_TRUE(ok(v)) << v;
+  for (const auto& site : w.sites)
+    for (double v : {site.duration_s, site.wait_hidden_s, site.wait_explicit_s,
+                     site.max_wait_s})
+      EXPECT_TRUE(ok(v)) << site.site << ": " << v;
+  for (const auto& th : w.threads)
+    for (double v : {th.wait_hidden_s, th.wait_explicit_s})
+      EXPECT_TRUE(ok(v)) << v;
+  for (const auto& k : w.kernels)
+    for (double v : {k.device_s, k.device_max_s, k.waited_hidden_s,
+                     k.waited_explicit_s, k.overlap_s})
+      EXPECT_TRUE(ok(v)) << v;
+  const std::string r = report_of(w);
+  EXPECT_EQ(r.find("nan"), std::string::npos) << r;
+  EXPECT_EQ(r.find("inf"), std::string::npos) << r;
+  (void)nlohmann::json::parse(addscope::waits_json(w));
 }

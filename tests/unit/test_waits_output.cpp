@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -285,4 +286,27 @@ TEST(WaitsOutput, Format) {
   EXPECT_EQ(addscope::format_seconds(1.5), "1.500 s");
   EXPECT_EQ(addscope::format_bytes(4), "4 B");
   EXPECT_EQ(addscope::format_bytes(40u << 20), "40.0 MiB");
+}
+
+// Clocks that make no sense (a kernel's start near 2^64 ns, an offset near
+// -2^63) wrap modulo 2^64 like the clocks do: no signed overflow (UBSan,
+// as in `cmake/dev.sh sanitize` or tests/fuzz, stops on one), and the
+// record still decodes.
+TEST(WaitsCupti, KernelRecordsWithClocksThatOverflowDecode) {
+  namespace cupti = addscope::Impl::cupti;
+  cupti::KernelRecordPrefix rec{};
+  rec.kind = cupti::kActivityConcurrentKernel;
+  rec.start = 0xfffffffffffffff0ull;
+  rec.end = 0xfffffffffffffff8ull;
+  rec.correlationId = 5;
+  rec.name = "k";
+  NsSink sink;
+  addscope::Impl::DeviceKernelRecord k;
+  const std::int64_t offset = std::numeric_limits<std::int64_t>::min() + 8;
+  ASSERT_TRUE(addscope::Impl::decode_kernel_record(&rec, offset, sink, &k));
+  // start - offset = 2^64 - 16 - (-2^63 + 8) = 2^63 - 24 (mod 2^64).
+  const double expect_start = double(std::int64_t((1ull << 63) - 24)) * 1e-9;
+  EXPECT_DOUBLE_EQ(k.start_s, expect_start);
+  EXPECT_GE(k.end_s, k.start_s);
+  EXPECT_EQ(k.correlation, 5u);
 }

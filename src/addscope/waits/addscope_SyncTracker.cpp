@@ -94,9 +94,15 @@ class ThreadExitWatch {
       if (it != registry().end()) it->second->on_thread_exit(idx);
     }
   }
+  // A thread watched by many trackers (tests make one after another)
+  // keeps the 16 it used last: an older one keeps this thread's state
+  // until it is destroyed.
   void watch(std::uint64_t serial) {
-    if (std::find(serials_.begin(), serials_.end(), serial) == serials_.end())
-      serials_.push_back(serial);
+    if (!serials_.empty() && serials_.back() == serial) return;
+    auto it = std::find(serials_.begin(), serials_.end(), serial);
+    if (it != serials_.end()) serials_.erase(it);
+    if (serials_.size() >= 16) serials_.erase(serials_.begin());
+    serials_.push_back(serial);
   }
 
  private:
@@ -1442,6 +1448,8 @@ void SyncTracker::on_launch_failed(std::uint32_t correlation) {
 }
 
 void SyncTracker::on_slow_launch(double begin_s, double end_s) {
+  if (!std::isfinite(begin_s) || !std::isfinite(end_s) || end_s < begin_s)
+    return;
   Impl::BlockingBegin b;
   b.api = SyncApi::Launch;
   on_blocking_begin(b);

@@ -621,9 +621,13 @@ bool decode_kernel_record(const void* record, std::int64_t offset_ns,
   out->correlation = k->correlationId;
   out->device = k->deviceId;
   out->stream = k->streamId;
-  out->start_s =
-      sink.seconds_from_steady_ns(std::int64_t(k->start) - offset_ns);
-  out->end_s = sink.seconds_from_steady_ns(std::int64_t(k->end) - offset_ns);
+  // Modulo 2^64, like the clocks (a record that makes no sense must not
+  // overflow).
+  const auto steady = [&](std::uint64_t t) {
+    return std::int64_t(t - std::uint64_t(offset_ns));
+  };
+  out->start_s = sink.seconds_from_steady_ns(steady(k->start));
+  out->end_s = sink.seconds_from_steady_ns(steady(k->end));
   out->shape.grid[0] = k->gridX;
   out->shape.grid[1] = k->gridY;
   out->shape.grid[2] = k->gridZ;
