@@ -8,7 +8,7 @@
 # BUILD_DIR may be any CUDA build of addscope (e.g. one against Kokkos 4.x:
 # build-cuda-k4-cuda); programs and libraries are stripped (no debug info
 # travels).
-# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|demo|probe|readprobe|bench|bench-full|bench-host|sanitize]...
+# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|demo|probe|readprobe|bench|bench-full|bench-host|sanitize|soak]...
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 B="${1:-$ROOT/build-cuda}"
@@ -20,7 +20,7 @@ waits_programs="tests/tools/addscope-test-slow-read tests/tools/addscope-test-ov
   tests/tools/addscope-test-region-wait tests/tools/addscope-test-two-threads
   tests/tools/addscope-test-event-overhead tests/tools/addscope-test-shape-starved
   tests/tools/addscope-test-shape-healthy tests/tools/addscope-test-shape-plain-add
-  tests/tools/addscope-test-wait-scope"
+  tests/tools/addscope-test-wait-scope tests/tools/addscope-test-soak"
 for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
          $waits_programs tests/tools/addscope-waits-check tests/perf/addscope-waits-tracker-perf \
          tests/perf/addscope-range-probe tests/perf/addscope-read-probe; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the bundled CUDA programs (see cuda-bundle.sh) on a GPU machine;
 # logs go to $OUT (default ./logs). Steps: unit waits (alias tool) shapes demo
-# probe readprobe bench bench-full bench-host sanitize mpi. Exits non-zero if
+# probe readprobe bench bench-full bench-host sanitize mpi soak. Exits non-zero if
 # any step failed.
 # mpi (a bundle of an MPI build; 2 GPUs, e.g. nvidia-h200-x2): under
 # `mpirun --allow-run-as-root -np 2` (one GPU per node-local rank, chosen by
@@ -145,6 +145,50 @@ for step in "$@"; do
       grep -v '^$' "$OUT/bench_mpi.txt" | grep -v "WARNING\|OMP_PROC_BIND\|For best\|For unit\|In general" | tail -25
       [[ $r3 -eq 0 ]] || rc=1
       echo "mpi rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
+    soak)
+      # The waits tool over a long run (tests/tools/soak.cpp: a region open,
+      # small kernels, a deep_copy every tenth), for each bundled Kokkos
+      # flavour, without and with libaddscope_waits.so (CUPTI records on).
+      # Fails if the tool's peak RSS exceeds the program's own by more than
+      # SOAK_MAX_EXTRA_KIB (64 MiB) or the tool run's mean time per kernel
+      # in the last tenth exceeds the first tenth's by more than
+      # SOAK_MAX_SLOWDOWN (1.10). SOAK_KERNELS (10^7) for the first flavour,
+      # SOAK_KERNELS_FLAVOUR (4 x 10^6, to stay near 3 minutes in all) for
+      # the others; each run is cut at SOAK_TIMEOUT (200 s).
+      flavours=("$HERE")
+      for f in "$HERE"/*/flavour; do [[ -f "$f" ]] && flavours+=("$(dirname "$f")"); done
+      max_kib="${SOAK_MAX_EXTRA_KIB:-65536}" max_ratio="${SOAK_MAX_SLOWDOWN:-1.10}"
+      first=1
+      for F in "${flavours[@]}"; do
+        name=kokkos3; [[ -f "$F/flavour" ]] && name="$(cat "$F/flavour")"
+        n="${SOAK_KERNELS:-10000000}"; [[ $first -eq 1 ]] || n="${SOAK_KERNELS_FLAVOUR:-4000000}"
+        first=0
+        prog="$F/bin/addscope-test-soak"
+        [[ -x "$prog" ]] || { echo "soak $name: no addscope-test-soak in the bundle"; status=1; continue; }
+        declare -A line=()
+        for mode in plain waits; do
+          env_=(); [[ $mode == waits ]] && env_=(KOKKOS_PROFILE_LIBRARY="$HERE/lib/libaddscope_waits.so" KOKKOS_TOOLS_LIBS="$HERE/lib/libaddscope_waits.so")
+          t0=$EPOCHREALTIME
+          env "${env_[@]}" timeout "${SOAK_TIMEOUT:-200}" "$prog" "$n" 10 1000 >"$OUT/soak_${name}_$mode.log" 2>&1; rc=$?
+          printf 'soak %s %s: %s kernels in %.1f s, rc=%s\n' "$name" "$mode" "$n" "$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')" "$rc"
+          [[ $rc -eq 0 ]] || status=1
+          line[$mode]="$(grep -m1 '^soak: ' "$OUT/soak_${name}_$mode.log")"
+          echo "  ${line[$mode]}"
+        done
+        [[ -n "${line[plain]}" && -n "${line[waits]}" ]] || { echo "soak $name: FAIL (no soak line)"; status=1; continue; }
+        grep -E "limits:|kernels, .* host calls" "$OUT/soak_${name}_waits.log" | head -3 | sed 's/^/  tool: /'
+        # fields: first-tenth ns, last-tenth ns, fastest chunks, peak RSS at the end
+        f() { sed -n "s/.*first tenth \([0-9.]*\) ns\/kernel (fastest chunk \([0-9.]*\)), last tenth \([0-9.]*\) ns\/kernel (fastest chunk \([0-9.]*\)).*at the end \([0-9]*\) KiB; RSS.*/\1 \2 \3 \4 \5/p"; }
+        read -r p1 pf1 p9 pf9 prss <<<"$(f <<<"${line[plain]}")"
+        read -r w1 wf1 w9 wf9 wrss <<<"$(f <<<"${line[waits]}")"
+        awk -v name="$name" -v n="$n" -v p1="$p1" -v p9="$p9" -v prss="$prss" -v w1="$w1" -v w9="$w9" \
+            -v wf1="$wf1" -v wf9="$wf9" -v wrss="$wrss" -v maxk="$max_kib" -v maxr="$max_ratio" 'BEGIN {
+          extra = wrss - prss; r = w9 / w1; ok = (extra <= maxk && r <= maxr)
+          printf "SOAK %s %d kernels: peak RSS without %.1f MiB, with the tool %.1f MiB (extra %.1f MiB, limit %.1f)%s\n", name, n, prss/1024, wrss/1024, extra/1024, maxk/1024, extra <= maxk ? "" : "  FAIL: memory"
+          printf "SOAK %s per kernel, first/last tenth: with the tool %.0f/%.0f ns (x%.3f, limit x%.2f; fastest chunks %.0f/%.0f), without %.0f/%.0f ns (x%.3f)%s\n", name, w1, w9, r, maxr, wf1, wf9, p1, p9, p9/p1, r <= maxr ? "" : "  FAIL: slowdown"
+          printf "SOAK %s %s\n", name, ok ? "PASS" : "FAIL"
+          exit ok ? 0 : 1 }' || status=1
+      done ;;
     *) echo "unknown step $step"; status=2 ;;
   esac
 done
