@@ -250,6 +250,7 @@ void run(Input& in) {
   std::uint32_t corr = 1;
   std::vector<std::uint32_t> corrs;
   int threads = 0;
+  int outputs_left = 2;
   for (int step = 0; step < 512 && in.more(); ++step) {
     const std::uint8_t op = in.small(24);
     now += double(in.byte()) * 1e-5;  // the clock moves forward
@@ -415,7 +416,10 @@ void run(Input& in) {
           });
           th.join();
         } else {
-          check_snapshot(t.snapshot(), o, outputs);
+          // The report and JSON (and their parse) at most twice within an
+          // input: dozens of them made inputs of 0.5 s (slow units).
+          check_snapshot(t.snapshot(), o, outputs && outputs_left > 0);
+          --outputs_left;
         }
         break;
       default:

@@ -436,8 +436,11 @@ int main(int argc, char** argv) {
           n.rfind("Kokkos::View::", 0) != 0)
         space = k["device"];
     }
+    // faults_threads runs its own kernels on Serial from 16 threads while
+    // its Views are initialized on the default space (OpenMP): two spaces.
     for (const auto& k : j["kernels"])
-      if (k["name"].get<std::string>().rfind("Kokkos::View::initialization",
+      if (name != "faults_threads" &&
+          k["name"].get<std::string>().rfind("Kokkos::View::initialization",
                                              0) == 0)
         check(k["device"] == space, k["name"].get<std::string>() +
                                         " labelled " + k["device"].dump() +

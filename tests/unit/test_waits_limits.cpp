@@ -383,7 +383,7 @@ TEST(WaitsLimits, CallbacksOnlyWaitsAreBoundsOnTheirStreams) {
   EXPECT_NE(r.find("bounded by the blocking call that ended it"),
             std::string::npos)
       << r;
-  EXPECT_NE(r.find("up to 200.0 ms waiting for user::on_a"), std::string::npos)
+  EXPECT_NE(r.find("waited up to 200.0 ms for user::on_a"), std::string::npos)
       << r;
 }
 
@@ -570,5 +570,5 @@ TEST(WaitsLimits, SlowLaunchWithNonsenseTimesIsIgnored) {
   const std::string r = report_of(w);
   EXPECT_EQ(r.find("nan"), std::string::npos) << r;
   EXPECT_EQ(r.find("inf"), std::string::npos) << r;
-  (void)nlohmann::json::parse(addscope::waits_json(w));
+  EXPECT_NO_THROW(nlohmann::json::parse(addscope::waits_json(w)).size());
 }

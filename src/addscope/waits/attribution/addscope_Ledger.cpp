@@ -30,16 +30,27 @@ void Ledger::add_call(const SiteKey& key, const std::string& site,
   ++totals_.calls;
   const std::uint64_t k = (std::uint64_t(key.kind) << 56) ^
                           (std::uint64_t(key.site) << 28) ^ key.regions;
-  if (last_site_ && k == last_site_key_) {
-    SiteStats& s = *last_site_;
-    ++s.calls;
-    s.duration_s += duration_s;
-    if (cls == WaitClass::Hidden) s.wait_hidden_s += wait_s;
-    if (cls == WaitClass::Explicit) s.wait_explicit_s += wait_s;
-    s.max_wait_s = std::max(s.max_wait_s, wait_s);
-    ++this->thread(thread).calls;
-    return;
+  SiteStats* found = last_site_ && k == last_site_key_ ? last_site_ : nullptr;
+  if (!found) found = &site_entry(k, key, site, regions);
+  // The same counts whether the entry was the last one used or not.
+  SiteStats& s = *found;
+  ++s.calls;
+  s.duration_s += duration_s;
+  if (wait_s > 0 && cls == WaitClass::Hidden) {
+    s.wait_hidden_s += wait_s;
+    ++s.hidden_calls;
   }
+  if (wait_s > 0 && cls == WaitClass::Explicit) {
+    s.wait_explicit_s += wait_s;
+    ++s.explicit_calls;
+  }
+  s.max_wait_s = std::max(s.max_wait_s, wait_s);
+  ++this->thread(thread).calls;
+}
+
+SiteStats& Ledger::site_entry(std::uint64_t k, const SiteKey& key,
+                              const std::string& site,
+                              const std::string& regions) {
   auto it = sites_.find(k);
   if (it == sites_.end() && sites_.size() >= limits_.sites) {
     ++dropped_.sites;
@@ -63,18 +74,7 @@ void Ledger::add_call(const SiteKey& key, const std::string& site,
     last_site_key_ = k;
     last_site_ = &s;
   }
-  ++s.calls;
-  s.duration_s += duration_s;
-  if (wait_s > 0 && cls == WaitClass::Hidden) {
-    s.wait_hidden_s += wait_s;
-    ++s.hidden_calls;
-  }
-  if (wait_s > 0 && cls == WaitClass::Explicit) {
-    s.wait_explicit_s += wait_s;
-    ++s.explicit_calls;
-  }
-  s.max_wait_s = std::max(s.max_wait_s, wait_s);
-  ++this->thread(thread).calls;
+  return s;
 }
 
 ThreadStats& Ledger::thread(std::uint32_t id) {

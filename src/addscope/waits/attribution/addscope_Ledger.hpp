@@ -160,6 +160,8 @@ class Ledger {
   KernelStats& kernel(std::uint32_t id, const std::string& name,
                       const std::string& raw);
   ThreadStats& thread(std::uint32_t thread);
+  SiteStats& site_entry(std::uint64_t k, const SiteKey& key,
+                        const std::string& site, const std::string& regions);
   LedgerDropped dropped_;
   // The entries used last (programs repeat them): found without a hash.
   // Entries of an unordered_map do not move.

@@ -1,7 +1,5 @@
 #include "addscope/waits/tool/addscope_ToolCallbacks.hpp"
 
-#include "addscope/waits/output/addscope_WaitsReport.hpp"
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +9,7 @@
 #include <string_view>
 
 #include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_WaitsReport.hpp"
 
 namespace addscope {
 namespace Impl {

@@ -96,8 +96,7 @@ void finish_once(const char* note) noexcept {
     std::vector<std::string> warnings;
     const addscope::WaitsReportOptions opt =
         addscope::waits_options_from_environment(&warnings);
-    for (const auto& w : warnings)
-      std::cerr << "addscope waits: " << w << "\n";
+    for (const auto& w : warnings) std::cerr << "addscope waits: " << w << "\n";
     if (opt.output.empty()) {
       tool().finalize(std::cerr, json, std::cerr, note ? note : "", opt);
     } else {
