@@ -8,7 +8,7 @@
 # BUILD_DIR may be any CUDA build of addscope (e.g. one against Kokkos 4.x:
 # build-cuda-k4-cuda); programs and libraries are stripped (no debug info
 # travels).
-# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|demo|probe|readprobe|bench|bench-full|bench-host|sanitize|soak]...
+# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|shapes|demo|probe|readprobe|bench|bench-full|bench-host|sanitize|soak|mpi]...
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 B="${1:-$ROOT/build-cuda}"
@@ -28,12 +28,13 @@ for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-b
 done
 # A second flavour of the waits test programs (e.g. built against Kokkos 4.x):
 # ADDSCOPE_BUNDLE_FLAVOUR=DIR:NAME bundles DIR's unit tests and tool programs
-# into $D/NAME/bin (the tool itself is Kokkos-free: one serves all).
+# into $D/NAME/bin, with its demo (the tool itself is Kokkos-free: one
+# serves all).
 if [[ -n "${ADDSCOPE_BUNDLE_FLAVOUR:-}" ]]; then
   fb="${ADDSCOPE_BUNDLE_FLAVOUR%%:*}" fname="${ADDSCOPE_BUNDLE_FLAVOUR##*:}"
   mkdir -p "$D/$fname/bin"
   echo "$fname" >"$D/$fname/flavour"
-  for p in tests/addscope-unit-tests $waits_programs; do
+  for p in tests/addscope-unit-tests apps/demo/addscope-demo $waits_programs; do
     [[ -x "$fb/$p" ]] && cp "$fb/$p" "$D/$fname/bin/"
   done
   strip "$D/$fname"/bin/* 2>/dev/null || true
