@@ -44,6 +44,15 @@ foreach(app demo bench)
       message(FATAL_ERROR "${app} --help (exit ${rc}) lacks ${flag}:\n${out}")
     endif()
   endforeach()
+  # --sizes: the demo tells the story of one size, the bench takes a list.
+  string(FIND "${out}" "a list separated by commas or spaces" at_list)
+  string(FIND "${out}" "number of elements, one size" at_one)
+  if(app STREQUAL "demo" AND (NOT at_list EQUAL -1 OR at_one EQUAL -1))
+    message(FATAL_ERROR "demo --help: --sizes takes one size, not a list:\n${out}")
+  endif()
+  if(app STREQUAL "bench" AND at_list EQUAL -1)
+    message(FATAL_ERROR "bench --help: --sizes takes a list:\n${out}")
+  endif()
   string(REGEX MATCHALL "\\(default: " defaults "${out}")
   list(LENGTH defaults ndefaults)
   if(ndefaults LESS 6)
@@ -55,7 +64,9 @@ foreach(app demo bench)
   endif()
   foreach(bad "--n|0=>--n = '0'" "--sizes|1e99=>--sizes = '1e99'"
           "--repeat|0=>--repeat = 0" "--type|half=>--type = 'half'"
-          "--configs|team:0x1=>--configs: launch configuration 'team:0x1'")
+          "--configs|team:0x1=>--configs: launch configuration 'team:0x1'"
+          "--configs|team:1x99999=>--configs: team size = 99999"
+          "--config|range team:1x99999=>--config: team size = 99999")
     string(REPLACE "=>" ";" parts "${bad}")
     list(GET parts 0 args)
     list(GET parts 1 match)

@@ -266,6 +266,9 @@ int run_mpi(apps::CommandLine& cl, const Options& o) {
     std::cout << render(run, plan, dev, rows);
     json doc;
     doc["tool"] = kProgram;
+    // Under mpirun the document is another one: a schema of its own
+    // (docs/json.md).
+    doc["schema"] = "addscope-bench-mpi/1";
     doc["version"] = ADDSCOPE_VERSION_STRING;
     doc["kokkos_version"] = apps::version_text(KOKKOS_VERSION);
     doc["device"] = apps::to_json(dev);

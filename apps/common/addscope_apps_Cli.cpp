@@ -134,9 +134,12 @@ CommandLine::CommandLine(std::string program, std::string description,
   app_.set_version_flag("--version", version_line(program_),
                         "print the version (addscope, Kokkos) and exit");
   app_.add_option("--sizes,--n", sizes_,
-                  "number of elements: 1048576, 2^20 or 1e6; a list "
-                  "separated by commas or spaces (default: " +
-                      defaults_.sizes_help + ")")
+                  std::string(defaults_.one_size
+                                  ? "number of elements, one size: 1048576, "
+                                    "2^20 or 1e6"
+                                  : "number of elements: 1048576, 2^20 or 1e6; "
+                                    "a list separated by commas or spaces") +
+                      " (default: " + defaults_.sizes_help + ")")
       ->type_name("SIZE...");
   app_.add_option("--types,--type", types_,
                   std::string("value types: ") + value_type_names() +
@@ -163,7 +166,8 @@ CommandLine::CommandLine(std::string program, std::string description,
       ->type_name("N");
   if (defaults_.json)
     app_.add_option("--json", opt_.json,
-                    "also write the results as one JSON document to FILE")
+                    "also write the results as one JSON document to FILE "
+                    "(its fields: docs/json.md)")
         ->type_name("FILE");
   app_.footer(
       "Arguments starting with --kokkos- go to Kokkos::initialize (Kokkos "

@@ -26,6 +26,7 @@ constexpr int keep_going = -1;   ///< parse(): go on and run
 /// Defaults, as --help shows them.
 struct CliDefaults {
   std::string sizes_help;  ///< e.g. "10000000" or "powers of two ..."
+  bool one_size = false;   ///< --sizes takes one size (the demo), not a list
   std::string types = "float";
   std::string configs_help;  ///< e.g. "range:ilp=1 range range:pack team:auto"
   int repeat = 10;

@@ -346,10 +346,16 @@ int run_mpi(apps::CommandLine& cl, const DemoOptions& o) {
                                        << run.ranks() - 1);
     {
       Kokkos::View<float*, Mem> one("one", 1);
-      addscope::resolve_launch_config(Exec(), one, one, one, o.naive);
-      if (o.configs_given)
-        addscope::resolve_launch_config(Exec(), one, one, one,
-                                        o.common.configs.front());
+      auto check = [&](const std::string& flag,
+                       const addscope::LaunchConfig& c) {
+        try {
+          addscope::resolve_launch_config(Exec(), one, one, one, c);
+        } catch (const addscope::InvalidArgument& e) {
+          throw addscope::InvalidArgument(flag + ": " + e.what(), e.where());
+        }
+      };
+      check("--naive-config", o.naive);
+      if (o.configs_given) check(o.configs_flag, o.common.configs.front());
     }
   } catch (const addscope::InvalidArgument& e) {
     if (run.root()) apps::print_error(kProgram, e);
@@ -358,6 +364,9 @@ int run_mpi(apps::CommandLine& cl, const DemoOptions& o) {
   try {
     json doc;
     doc["tool"] = kProgram;
+    // Under mpirun the runs are other objects: a schema of their own
+    // (docs/json.md).
+    doc["schema"] = "addscope-demo-mpi/1";
     doc["version"] = ADDSCOPE_VERSION_STRING;
     doc["mpi"] = {{"ranks", run.ranks()}, {"placement", run.placements_json()}};
     doc["runs"] = json::array();

@@ -13,8 +13,9 @@ namespace demo {
 
 struct DemoOptions {
   apps::CommonOptions common;
-  std::string size_flag = "--n";  // as the user spelled it
-  bool configs_given = false;     // --configs on the command line
+  std::string size_flag = "--n";           // as the user spelled it
+  std::string configs_flag = "--configs";  // as the user spelled it
+  bool configs_given = false;              // --configs on the command line
   addscope::LaunchConfig naive;
   std::int64_t n = 10000000;
   std::int64_t index = 2;

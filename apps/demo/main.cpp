@@ -35,6 +35,9 @@ using addscope::format_seconds;
 using apps::json;
 
 constexpr const char* kProgram = "addscope-demo";
+// The JSON's schema (docs/json.md): "addscope-demo/<version>", bumped when a
+// field is renamed, removed or changes meaning.
+constexpr const char* kSchema = "addscope-demo/1";
 
 using addscope::demo::DemoOptions;
 
@@ -47,6 +50,30 @@ using Exec = Kokkos::DefaultExecutionSpace;
 using Mem = Exec::memory_space;
 
 std::string t(double s) { return format_seconds(s); }
+
+// resolve_launch_config, its errors prefixed with the flag that gave the
+// configuration ("--naive-config: team size = ... exceeds team_size_max").
+template <class V>
+addscope::LaunchConfig resolve_as(const std::string& flag, const Exec& exec,
+                                  const V& x, const V& y, const V& out,
+                                  const addscope::LaunchConfig& c) {
+  try {
+    return addscope::resolve_launch_config(exec, x, y, out, c);
+  } catch (const addscope::InvalidArgument& e) {
+    throw addscope::InvalidArgument(flag + ": " + e.what(), e.where());
+  }
+}
+
+// Before anything is allocated or measured: every configuration can run
+// for T here (a team size above team_size_max is refused naming its flag).
+template <class T>
+void check_configs(const DemoOptions& o) {
+  Exec exec;
+  Kokkos::View<T*, Mem> a("addscope-demo::check", 1);
+  resolve_as("--naive-config", exec, a, a, a, o.naive);
+  for (const auto& c : o.common.configs)
+    resolve_as(o.configs_flag, exec, a, a, a, c);
+}
 
 // "% of the DRAM peak" cell, or "n/a" where the peak is unknown.
 std::string pct_peak(const addscope::DeviceInfo& dev, double gbps) {
@@ -96,7 +123,7 @@ Outcome run(const DemoOptions& o, const char* type_name) {
   Kokkos::deep_copy(out, T(0));
   Kokkos::fence();
   const std::string naive_label = o.naive.kernel_label(
-      addscope::resolve_launch_config(exec, x, y, out, o.naive));
+      resolve_as("--naive-config", exec, x, y, out, o.naive));
   addscope::ReadOptions ro;
   ro.reads = o.reads;
   const auto seq = addscope::measure_read_after_launch(
@@ -113,7 +140,7 @@ Outcome run(const DemoOptions& o, const char* type_name) {
   std::vector<addscope::Verification> checks;
   for (const auto& c : o.common.configs) {
     const std::string label =
-        c.kernel_label(addscope::resolve_launch_config(exec, x, y, out, c));
+        c.kernel_label(resolve_as(o.configs_flag, exec, x, y, out, c));
     Kokkos::deep_copy(out, T(0));
     phases.push_back(addscope::measure_phases(
         exec, label, n, addscope::add_bytes(n, sizeof(T)),
@@ -338,6 +365,7 @@ DemoOptions make_options(const apps::CommandLine& cl,
   if (!slow_text.empty())
     o.slow_rank = int(apps::parse_int("--slow-rank", slow_text, 0, 1 << 24));
   o.size_flag = cl.spelling("--sizes");
+  o.configs_flag = cl.spelling("--configs");
   if (cl.given("--sizes")) {
     ADDSCOPE_THROW_IF(o.common.sizes.size() != 1,
                       o.size_flag << " has " << o.common.sizes.size()
@@ -357,10 +385,13 @@ DemoOptions make_options(const apps::CommandLine& cl,
   }
   if (cl.given("--index")) {
     o.index = apps::parse_int("--index", index_text, 0, (1ll << 40) - 1);
-    ADDSCOPE_THROW_IF(o.index >= o.n,
-                      "--index = " << o.index << " is out of range for "
-                                   << o.size_flag << " = " << o.n
-                                   << "; allowed: 0.." << o.n - 1);
+    ADDSCOPE_THROW_IF(
+        o.index >= o.n,
+        "--index = " << o.index << " is out of range: the array has N = " << o.n
+                     << " elements ("
+                     << (cl.given("--sizes") ? o.size_flag
+                                             : std::string("--sizes, default"))
+                     << "); allowed: 0.." << o.n - 1);
   } else {
     ADDSCOPE_THROW_IF(
         o.index >= o.n,
@@ -378,7 +409,8 @@ DemoOptions make_options(const apps::CommandLine& cl,
 
 int main(int argc, char** argv) {
   apps::CliDefaults defaults;
-  defaults.sizes_help = "10000000 (one size)";
+  defaults.sizes_help = "10000000";
+  defaults.one_size = true;
   defaults.configs_help = "range:ilp=1 range range:pack team:auto";
   apps::CommandLine cl(
       kProgram,
@@ -428,8 +460,13 @@ int main(int argc, char** argv) {
   cl.warn_unused_kokkos_args();
   int rc = apps::exit_ok;
   try {
+    for (const auto type : o.common.types)
+      apps::with_type(type, [&](auto tag) {
+        check_configs<typename decltype(tag)::type>(o);
+      });
     json doc;
     doc["tool"] = kProgram;
+    doc["schema"] = kSchema;
     doc["version"] = ADDSCOPE_VERSION_STRING;
     doc["runs"] = json::array();
     bool verified = true;
