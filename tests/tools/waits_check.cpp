@@ -338,6 +338,8 @@ int main(int argc, char** argv) {
       bad_paths ? "/nonexistent-addscope-dir/trace.json" : base + ".trace.json";
   setenv("ADDSCOPE_WAITS_JSON", json_path.c_str(), 1);
   setenv("ADDSCOPE_WAITS_TRACE", trace_path.c_str(), 1);
+  const std::string output_path = "/nonexistent-addscope-dir/report.txt";
+  if (bad_paths) setenv("ADDSCOPE_WAITS_OUTPUT", output_path.c_str(), 1);
   if (expect == "kokkos-only") setenv("ADDSCOPE_WAITS_DEVICE", "none", 1);
   if (expect == "callbacks") setenv("ADDSCOPE_WAITS_DEVICE", "callbacks", 1);
   std::remove((base + ".json").c_str());
@@ -361,6 +363,13 @@ int main(int argc, char** argv) {
           "not one line for the unwritable ADDSCOPE_WAITS_JSON");
     check(count(err, "(ADDSCOPE_WAITS_TRACE); no trace") == 1,
           "not one line for the unwritable ADDSCOPE_WAITS_TRACE");
+    check(count(err, "cannot write ADDSCOPE_WAITS_OUTPUT=" + output_path) == 1,
+          "not one line for the unwritable ADDSCOPE_WAITS_OUTPUT");
+    // The report is not lost: it follows on stderr.
+    check(err.find("kernels by") != std::string::npos,
+          "the report was lost with its unwritable ADDSCOPE_WAITS_OUTPUT");
+    check(err.find("report in " + output_path) == std::string::npos,
+          "says the report is in a file it could not write");
     return summary("unwritable outputs: one line each, exit status " +
                    std::to_string(rc));
   }

@@ -137,7 +137,10 @@ bool write_whole_file(const std::string& path, const std::string& text,
   std::remove(tmp.c_str());
   errors << "addscope waits: cannot write " << what << "=" << path
          << (errno ? std::string(" (") + std::strerror(errno) + ")" : "")
-         << "; no JSON report\n";
+         << (std::string_view(what) == "ADDSCOPE_WAITS_JSON"
+                 ? "; no JSON report"
+                 : "; the report follows on stderr")
+         << "\n";
   return false;
 }
 

@@ -106,6 +106,8 @@ void finish_once(const char* note) noexcept {
       if (addscope::Impl::write_whole_file(path, text.str(),
                                            "ADDSCOPE_WAITS_OUTPUT", std::cerr))
         std::cerr << "addscope waits: report in " << path << "\n";
+      else
+        std::cerr << text.str();  // never lose the report
     }
   } catch (...) {
     std::fprintf(stderr, "addscope waits: no report (internal error)\n");
