@@ -131,8 +131,10 @@ if(adds LESS min_adds)
 endif()
 execute_process(COMMAND awk "BEGIN { printf \"%.1f\", 100 * ${best_eff} }"
                 OUTPUT_VARIABLE best_pct)
+execute_process(COMMAND awk "BEGIN { printf \"%.1f\", ${best_agg} }"
+                OUTPUT_VARIABLE best_agg_text)
 message("weak scaling: the add with the highest aggregate rate (${best_what}): "
-        "${best_agg} GB/s on ${RANKS} ranks, efficiency ${best_pct}%")
+        "${best_agg_text} GB/s on ${RANKS} ranks, efficiency ${best_pct}%")
 if(DEFINED MIN_EFFICIENCY)
   execute_process(COMMAND awk "BEGIN { printf \"%.1f\", 100 * ${MIN_EFFICIENCY} }"
                   OUTPUT_VARIABLE want_pct)

@@ -131,7 +131,10 @@ foreach(i RANGE ${last})
     else()
       string(JSON lc GET "${w}" late_call)
       string(JSON lk GET "${w}" late_kernel)
-      if(NOT lc MATCHES "^deep_copy" OR NOT lk STREQUAL "user::add[1x1]")
+      # Kokkos 4.x: the deep_copy (its fence) blocked; Kokkos 3.4: the
+      # synchronous label read ('cudaMemcpy 128 B') that create_mirror_view
+      # and deep_copy make first.
+      if(NOT lc MATCHES "^(deep_copy|cudaMemcpy 128 B)" OR NOT lk STREQUAL "user::add[1x1]")
         message(FATAL_ERROR "device: the late rank was in '${lc}' on '${lk}'")
       endif()
     endif()
