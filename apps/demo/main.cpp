@@ -250,7 +250,9 @@ Outcome run(const DemoOptions& o, const char* type_name) {
       "   The naive read took {} more than the fenced one: {} (a wait counts "
       "from {}, the larger of 10 us and the spread of the fenced reads).\n",
       t(seq.wait_s()),
-      seq.waited() ? "it waited for the kernel" : "no wait, within noise",
+      !async          ? "not a wait (the kernel was done before the read began)"
+      : seq.waited() ? "it waited for the kernel"
+                     : "no wait, within noise",
       t(seq.wait_threshold_s()));
   if (!seq.attribution_line.empty()) {
     std::cout << "   Who waited for whom (sync tracker): "
