@@ -89,12 +89,24 @@ export OMP_PROC_BIND="${OMP_PROC_BIND:-false}"
 case "$cmd" in
   demo) exec "$build/apps/demo/addscope-demo" "$@" ;;
   bench) exec "$build/apps/bench/addscope-bench" "$@" ;;
-  test|sanitize)
+  test)
     cd "$build"
-    if [[ "$cmd" == sanitize ]]; then
-      export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
-      export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-    fi
     exec ctest --output-on-failure --timeout 900 ;;
+  sanitize)
+    cd "$build"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    # Everything with ASan + LeakSanitizer + UBSan, except: the soak test
+    # (its memory bound cannot hold under ASan, whose quarantine keeps freed
+    # memory), and the tests run under mpiexec, which run with leak checks
+    # off: Open MPI 4.1 leaks in MPI_Init from plugins it unloads, whose
+    # frames no suppression can name. ASan and UBSan stay on for them.
+    ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" \
+      ctest --output-on-failure --timeout 900 -E '^(mpi\.|tools\.waits\.soak$)'
+    rc=$?
+    ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
+      ctest --output-on-failure --timeout 900 -R '^mpi\.'
+    rc2=$?
+    echo "sanitize: tools.waits.soak not run (ASan's quarantine)"
+    exit $(( rc || rc2 )) ;;
   build) ;;
 esac

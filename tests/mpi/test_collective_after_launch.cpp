@@ -75,6 +75,22 @@ TEST(CollectiveFindings, AsyncLastRankStagingAbsorbedItsKernel) {
   EXPECT_TRUE(f.unexplained.empty());
 }
 
+TEST(CollectiveFindings, SyncStagingNeverWaitsForAKernel) {
+  // The same numbers on a host backend (seen under ASan, where host noise
+  // grows): the staging cannot have waited for a kernel that ran inside its
+  // launch, so the cause is not Staging.
+  CollectiveAfterLaunch r;
+  r.async_backend = false;
+  const double end = 600 * ms + 80 * us;
+  r.ranks = {
+      rank_seq(0, "addscope::add[range]", 5 * us, 20 * us, end, 40 * us),
+      rank_seq(1, "addscope::add[team:1x1]", 6 * us, 600 * ms, end, 600 * ms),
+      rank_seq(2, "addscope::add[range]", 5 * us, 21 * us, end, 41 * us)};
+  const auto f = addscope::mpi::explain(r);
+  EXPECT_EQ(f.late.rank, 1);
+  EXPECT_NE(f.late.cause, LateCause::Staging);
+}
+
 TEST(CollectiveFindings, SyncLastRankWasSlowInsideItsLaunch) {
   // A host backend: rank 1's launch is the 40 ms kernel; its staging is
   // quick.
