@@ -40,20 +40,24 @@ RankSequence rank_seq(int rank, const char* kernel, double launch_s,
   s.collective_alone = Stats::of({28 * us, 30 * us, 32 * us});
   return s;
 }
-}  // namespace
-
-TEST(CollectiveFindings, AsyncLastRankStagingAbsorbedItsKernel) {
-  // Rank 1 launched team:1x1 (600 ms): its staging waited for it; ranks 0
-  // and 2 entered the collective after ~40 us and waited there until rank 1
-  // came, 600 ms later.
+// Rank 1 launched team:1x1 (600 ms) and its staging took all of it; ranks 0
+// and 2 entered the collective after ~40 us.
+CollectiveAfterLaunch one_slow_rank(bool async_backend) {
   CollectiveAfterLaunch r;
-  r.async_backend = true;
+  r.async_backend = async_backend;
   const double end = 600 * ms + 80 * us;
   r.ranks = {
       rank_seq(0, "addscope::add[range]", 5 * us, 20 * us, end, 40 * us),
       rank_seq(1, "addscope::add[team:1x1]", 6 * us, 600 * ms, end, 600 * ms),
       rank_seq(2, "addscope::add[range]", 5 * us, 21 * us, end, 41 * us)};
-  const auto f = addscope::mpi::explain(r);
+  return r;
+}
+}  // namespace
+
+TEST(CollectiveFindings, AsyncLastRankStagingAbsorbedItsKernel) {
+  // Rank 1's staging waited for its kernel; ranks 0 and 2 waited in the
+  // collective until rank 1 came, 600 ms later.
+  const auto f = addscope::mpi::explain(one_slow_rank(true));
   EXPECT_DOUBLE_EQ(f.collective_threshold_s, 10 * us);  // spread 4 us < 10 us
   EXPECT_DOUBLE_EQ(f.staging_threshold_s, 10 * us);
   EXPECT_EQ(f.last_rank, 1);
@@ -79,14 +83,7 @@ TEST(CollectiveFindings, SyncStagingNeverWaitsForAKernel) {
   // The same numbers on a host backend (seen under ASan, where host noise
   // grows): the staging cannot have waited for a kernel that ran inside its
   // launch, so the cause is not Staging.
-  CollectiveAfterLaunch r;
-  r.async_backend = false;
-  const double end = 600 * ms + 80 * us;
-  r.ranks = {
-      rank_seq(0, "addscope::add[range]", 5 * us, 20 * us, end, 40 * us),
-      rank_seq(1, "addscope::add[team:1x1]", 6 * us, 600 * ms, end, 600 * ms),
-      rank_seq(2, "addscope::add[range]", 5 * us, 21 * us, end, 41 * us)};
-  const auto f = addscope::mpi::explain(r);
+  const auto f = addscope::mpi::explain(one_slow_rank(false));
   EXPECT_EQ(f.late.rank, 1);
   EXPECT_NE(f.late.cause, LateCause::Staging);
 }
