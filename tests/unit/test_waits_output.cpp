@@ -16,7 +16,7 @@
 #include "addscope/waits/attribution/addscope_KernelName.hpp"
 #include "addscope/waits/device/addscope_CuptiAbi.hpp"
 #include "addscope/waits/device/addscope_CuptiSource.hpp"
-#include "addscope/waits/output/addscope_OutputPath.hpp"
+#include "addscope/core/addscope_OutputPath.hpp"
 #include "waits_sim.hpp"
 
 using addscope::short_kernel_name;

@@ -18,7 +18,7 @@
 #include "addscope/waits/attribution/addscope_KernelName.hpp"
 #include "addscope/waits/device/addscope_CudaDevices.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
-#include "addscope/waits/output/addscope_OutputPath.hpp"
+#include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 
 namespace addscope {

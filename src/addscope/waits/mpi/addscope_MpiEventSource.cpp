@@ -16,7 +16,7 @@
 #include "addscope/waits/mpi/addscope_CrossRankWaits.hpp"
 #include "addscope/waits/mpi/addscope_TraceMerge.hpp"
 #include "addscope/waits/output/addscope_Format.hpp"
-#include "addscope/waits/output/addscope_OutputPath.hpp"
+#include "addscope/core/addscope_OutputPath.hpp"
 
 namespace addscope {
 namespace waits_mpi {

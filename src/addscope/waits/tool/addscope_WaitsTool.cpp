@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
-#include "addscope/waits/output/addscope_OutputPath.hpp"
+#include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "addscope/waits/tool/addscope_ToolCallbacks.hpp"
 

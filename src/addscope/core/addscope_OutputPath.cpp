@@ -1,4 +1,4 @@
-#include "addscope/waits/output/addscope_OutputPath.hpp"
+#include "addscope/core/addscope_OutputPath.hpp"
 
 #include <unistd.h>
 

@@ -1,8 +1,8 @@
-// addscope — where the waits tool writes: output paths with placeholders
+// addscope — output paths with placeholders
 // (%p the process id, %r the MPI rank or 0), and the MPI rank a launcher
 // announces in the environment.
-#ifndef ADDSCOPE_WAITS_OUTPUT_OUTPUTPATH_HPP
-#define ADDSCOPE_WAITS_OUTPUT_OUTPUTPATH_HPP
+#ifndef ADDSCOPE_CORE_OUTPUTPATH_HPP
+#define ADDSCOPE_CORE_OUTPUTPATH_HPP
 
 #include <string>
 
