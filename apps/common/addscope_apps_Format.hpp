@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "addscope/waits/addscope_SyncTracker.hpp"  // format_seconds
+#include "addscope/waits/output/addscope_Format.hpp"  // format_seconds
 
 namespace addscope {
 namespace apps {

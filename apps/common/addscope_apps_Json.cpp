@@ -1,5 +1,7 @@
 #include "common/addscope_apps_Json.hpp"
 
+#include "addscope/waits/output/addscope_Format.hpp"
+
 namespace addscope {
 namespace apps {
 

@@ -16,6 +16,19 @@
 //   exit_quick   std::quick_exit(0), no Kokkos::finalize
 //   exit_abort   std::abort(): the report is lost (not covered)
 //   plain        a few kernels and copies (for bad output paths)
+//   signal       kernels in a region, then raise(SIG) with SIG = N (15:
+//                SIGTERM, 2: SIGINT, 1: SIGHUP) while Kokkos is running:
+//                the process dies of it, as without a tool
+//   fork         kernels, then N (3) children forked while the tool works,
+//                each running kernels of its own ("faults::child") on a
+//                host space and exiting with std::exit; the parent waits
+//                for them, then more kernels ("faults::parent")
+//   chdir        a kernel, then chdir("/") and more kernels: outputs given
+//                as relative paths stay where they were resolved
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <Kokkos_Core.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -154,14 +167,60 @@ int main(int argc, char** argv) {
       if (c == "exit_quick") std::quick_exit(0);
       if (c == "exit_abort") std::abort();
       return 0;  // exit_return: no Kokkos::finalize
+    } else if (c == "signal") {
+      const int sig = n > 0 ? int(n) : SIGTERM;
+      Kokkos::Profiling::pushRegion("faults::before_signal");
+      for (int i = 0; i < 10; ++i) kernel_and_copy("faults::before_signal", v);
+      std::fflush(stdout);
+      ::raise(sig);  // the tool writes, then the signal ends the process
+      // (the default action ends the process before this)
+      ::pause();
+    } else if (c == "fork") {
+      const long children = n > 0 ? n : 3;
+      for (int i = 0; i < 10; ++i) kernel_and_copy("faults::before_fork", v);
+      std::vector<pid_t> pids;
+      for (long k = 0; k < children; ++k) {
+        // Kernels right before: the tool's analyzer is busy at the fork.
+        for (int i = 0; i < 50; ++i)
+          Kokkos::parallel_for("faults::before_fork",
+                               Kokkos::RangePolicy<Space>(0, 1),
+                               KOKKOS_LAMBDA(int){});
+        std::fflush(stdout);
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+          // Neither the device runtime nor the OpenMP runtime's threads
+          // survive a fork: Serial host work only.
+          Kokkos::View<float*, Kokkos::HostSpace> h(
+              Kokkos::view_alloc(Serial(), "faults::child_view"), 100);
+          for (int i = 0; i < 20; ++i)
+            Kokkos::parallel_for("faults::child",
+                                 Kokkos::RangePolicy<Serial>(0, 100),
+                                 [=](int j) { h(j) += 1.0f; });
+          std::exit(0);  // its report, JSON and trace: at exit
+        }
+        if (pid > 0) pids.push_back(pid);
+      }
+      for (pid_t pid : pids) {
+        int st = 0;
+        ::waitpid(pid, &st, 0);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) rc = 1;
+      }
+      for (int i = 0; i < 10; ++i) kernel_and_copy("faults::parent", v);
+      std::printf("faults: %zu children\n", pids.size());
+    } else if (c == "chdir") {
+      kernel_and_copy("faults::before_chdir", v);
+      if (::chdir("/") != 0) rc = 1;
+      for (int i = 0; i < 5; ++i) kernel_and_copy("faults::after_chdir", v);
     } else if (c == "plain") {
       for (int i = 0; i < 10; ++i) kernel_and_copy("faults::plain", v);
     } else {
-      std::fprintf(stderr,
-                   "addscope-test-faults: CASE='%s' is unknown; allowed: "
-                   "regions, throw, names, threads, unfenced, host_only, "
-                   "exit_return, exit_exit, exit_quick, exit_abort, plain\n",
-                   c.c_str());
+      std::fprintf(
+          stderr,
+          "addscope-test-faults: CASE='%s' is unknown; allowed: "
+          "regions, throw, names, threads, unfenced, host_only, "
+          "exit_return, exit_exit, exit_quick, exit_abort, plain, signal, "
+          "fork, chdir\n",
+          c.c_str());
       rc = 2;
     }
   }

@@ -61,7 +61,7 @@ TEST(WaitsLimits, UnmatchedEndsAreCountedAndIgnored) {
   s.t->kernel_end(12345);
   s.t->call_end(777);
   s.t->region_pop();
-  EXPECT_FALSE(s.t->call_end_innermost(CallKind::DeepCopy));
+  s.t->call_end_innermost(CallKind::DeepCopy);  // counted below
   s.t->on_blocking_end();
   // Then a normal wait, attributed as if nothing had happened.
   const auto k = s.launch("user::k", 0.0, 1e-5);
@@ -511,9 +511,9 @@ TEST(WaitsLimits, ToolCallbacksPairDeepCopiesAndSurviveBadPaths) {
   std::ostringstream report, errors;
   EXPECT_FALSE(c.finalize(report, "/nonexistent-dir/x/waits.json", errors));
   EXPECT_EQ(errors.str(),
-            "addscope waits: cannot write "
-            "ADDSCOPE_WAITS_JSON=/nonexistent-dir/x/waits.json (No such file "
-            "or directory); no JSON report\n");
+            "addscope waits: cannot write '/nonexistent-dir/x/waits.json': "
+            "No such file or directory (ADDSCOPE_WAITS_JSON); no JSON "
+            "report\n");
   EXPECT_NE(report.str().find("1 end callbacks without a begin"),
             std::string::npos)
       << report.str();

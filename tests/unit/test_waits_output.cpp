@@ -13,10 +13,11 @@
 #include <sstream>
 #include <typeinfo>
 
+#include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/attribution/addscope_KernelName.hpp"
 #include "addscope/waits/device/addscope_CuptiAbi.hpp"
 #include "addscope/waits/device/addscope_CuptiSource.hpp"
-#include "addscope/core/addscope_OutputPath.hpp"
+#include "addscope/waits/output/addscope_Format.hpp"
 #include "waits_sim.hpp"
 
 using addscope::short_kernel_name;
@@ -209,8 +210,6 @@ struct NsSink : addscope::Impl::DeviceSink {
   void on_slow_launch(double, double) override {}
   void on_blocking_begin(const addscope::Impl::BlockingBegin&) override {}
   void on_blocking_end() override {}
-  void on_device_kernels(
-      std::vector<addscope::Impl::DeviceKernelRecord>&) override {}
   double seconds_from_steady_ns(std::int64_t ns) const override {
     return double(ns) * 1e-9;
   }

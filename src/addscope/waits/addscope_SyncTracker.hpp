@@ -1,23 +1,25 @@
-// addscope — the waits tracker: one per process (global()), fed by two front
-// doors — Kokkos Tools callbacks (libaddscope_waits.so) and the library's
-// own steps — and by a device source (CUPTI). It keeps a call stack per host
-// thread, a timeline per device stream, attributes each blocking call's
-// time to the kernels it waited for (attribution/addscope_Attribution.hpp
-// says how), and keeps the results bounded (attribution/addscope_Ledger.hpp).
-// Thread-safe. Kokkos-free.
+// addscope — the waits tracker: one per process (global()), fed by the
+// front doors — Kokkos Tools callbacks (libaddscope_waits.so), the
+// library's own steps, the PMPI wrappers — and by a device source (CUPTI).
+// Record now, explain later:
 //
-// Data flow:
-//   host events (Kokkos Tools / steps) ─► per-thread call stacks ─┐
-//   device source (CUPTI: launches, blocking calls, kernel records) ├► settle:
-//   ─► per-stream kernels ──────────────────────────────────────────┘
-//   attribution ─► ledger (aggregates, top waits) ─► report, JSON;  ─► Chrome
-//   trace
+//   program threads ─► each its own event log (record/): a fixed-size
+//     record appended, no lock, no allocation in steady state, no text
+//   device source ─► the device's buffers handed over as they complete
+//          │
+//          ▼
+//   analyzer (analyze/): merges the logs in time order, replays each
+//     thread's call stack, ties kernel records to launches, applies the
+//     attribution rules (attribution/), keeps bounded results (the ledger)
+//     and writes the trace — on a thread of its own (start_background()),
+//     and on the caller's thread for flush(), finish() and the results
+//
+// Thread-safe. Kokkos-free. docs/waits-tool.md says how it measures.
 #ifndef ADDSCOPE_WAITS_SYNCTRACKER_HPP
 #define ADDSCOPE_WAITS_SYNCTRACKER_HPP
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <mutex>
@@ -25,84 +27,29 @@
 #include <string_view>
 #include <vector>
 
+#include "addscope/waits/addscope_TrackerOptions.hpp"
 #include "addscope/waits/addscope_WaitsClock.hpp"
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
 #include "addscope/waits/attribution/addscope_CallKind.hpp"
 #include "addscope/waits/attribution/addscope_ExecId.hpp"
-#include "addscope/waits/attribution/addscope_Occupancy.hpp"
 #include "addscope/waits/attribution/addscope_WaitRecords.hpp"
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
 
 namespace addscope {
 
-namespace Impl {
-class ThreadExitWatch;
-}
-
-/// What the tracker holds at most, whatever the length of the run. Past a
-/// cap the oldest (or the new) item goes and is counted in
-/// WaitsSnapshot::dropped; the README's "Limits" lists them.
-struct TrackerLimits {
-  /// Records held until they can be attributed (finished calls, blocking
-  /// calls, kernel records, launches awaiting their record). Past it they
-  /// are attributed with what has arrived (WaitsDropped::settled_early) and
-  /// the oldest launches still awaiting a record are given up.
-  std::size_t pending_records = std::size_t(1) << 16;
-  /// Distinct names (kernels, calls, regions, contexts) and their bytes.
-  std::size_t names = std::size_t(1) << 16;
-  std::size_t name_bytes = std::size_t(16) << 20;
-  /// Calls and regions open at once on one thread (the oldest goes).
-  std::size_t open_per_thread = 256;
-  /// Nested regions named in a region path (deeper pushes are counted).
-  std::size_t region_depth = 64;
-  /// Launches not yet known finished, without device records.
-  std::size_t pending_launches = 4096;
-  /// Device streams (and Kokkos instances) told apart.
-  std::size_t streams = 1024;
-};
-
-/// What the tracker holds now (tests, the soak and cost programs): each
-/// stays under its TrackerLimits cap whatever the length of the run.
-struct TrackerFootprint {
-  std::size_t names = 0, name_bytes = 0;  ///< interned names
-  std::size_t threads = 0;                ///< host threads with state held
-  std::size_t open = 0;             ///< calls and regions open, all threads
-  std::size_t pending_records = 0;  ///< as pending_records()
-  std::size_t pending_launches = 0;
-  std::size_t blocked_history = 0;  ///< blocking calls kept for overlap
-};
-
-struct TrackerOptions {
-  /// Null: the steady clock.
-  std::shared_ptr<WaitsClock> clock;
-  /// Makes the device source when the first asynchronous kernel or device
-  /// event arrives. Null: none (waits on asynchronous devices are bounds).
-  std::function<std::unique_ptr<Impl::DeviceSource>()> make_device_source;
-  /// Tests: device records come through the DeviceSink interface by hand.
-  bool device_records_by_hand = false;
-  /// What each device can hold (launch shapes are judged against it), asked
-  /// once when device records start (by hand: at construction). Null: not
-  /// known (no occupancy, no starved launches).
-  std::function<std::vector<DeviceCapacity>()> query_devices;
-  /// Tests: launches and blocking calls come by hand, no kernel records
-  /// (the CUPTI source's callbacks-only mode).
-  bool callbacks_by_hand = false;
-  Ledger::Limits limits;
-  TrackerLimits tracker_limits;
-  /// Settle (attribute and forget) once this many records are pending.
-  std::size_t settle_every = 256;
-};
-
 class SyncTracker final : public Impl::DeviceSink {
  public:
-  /// The process-wide tracker, shared by both front doors; its device
+  /// The process-wide tracker, shared by every front door; its device
   /// source is CUPTI where this build and the machine have it, as
   /// ADDSCOPE_WAITS_DEVICE says: cupti (default: kernel records and
-  /// callbacks), callbacks (launches and blocking calls only), none.
+  /// callbacks), callbacks (launches and blocking calls only), none; its
+  /// kernels are tied to launches as ADDSCOPE_WAITS_LAUNCHES says: external
+  /// (default: the Kokkos call's id pushed as CUPTI's external correlation),
+  /// callbacks (the runtime's launch callbacks). Its analyzer runs on a
+  /// thread of its own.
   static SyncTracker& global();
 
-  SyncTracker();  ///< steady clock, no device source
+  SyncTracker();  ///< steady clock, no device source, no background thread
   explicit SyncTracker(TrackerOptions options);
   ~SyncTracker() override;
   SyncTracker(const SyncTracker&) = delete;
@@ -111,12 +58,12 @@ class SyncTracker final : public Impl::DeviceSink {
   /// Seconds on the tracker's clock.
   double now() const;
 
-  // ---- host events (any thread; one call stack per thread) -------------
-  /// A kernel launch: on an asynchronous device the launch call, its device
-  /// run comes from the device source; on a host backend the work itself.
-  // Begin/end callbacks are paired by id on the calling thread; an end with
-  // no open begin is counted and ignored, a begin never ended is counted
-  // when its thread exits or the report is made (WaitsSnapshot::dropped).
+  // ---- host events (any thread; recorded in the thread's own log) ----------
+  /// A kernel launch: on an asynchronous device the launch call (its device
+  /// run comes from the device source); on a host backend the work itself.
+  /// Begin/end are paired by id on the calling thread; an end with no open
+  /// begin is counted and ignored, a begin never ended is counted when its
+  /// thread exits or the report is made (WaitsSnapshot::dropped).
   std::uint64_t kernel_begin(std::string_view name, ExecId exec);
   std::uint64_t kernel_begin(std::string_view name, DeviceKind kind) {
     ExecId e;
@@ -124,26 +71,35 @@ class SyncTracker final : public Impl::DeviceSink {
     return kernel_begin(name, e);
   }
   void kernel_end(std::uint64_t id);
-  /// A call that may block (fence, deep_copy, step). `site` groups calls
-  /// in the report (default: `what`).
+  /// A call that may block (fence, deep_copy, step, MPI call). `site`
+  /// groups calls in the report (default: `what`).
   std::uint64_t call_begin(CallKind kind, std::string_view what,
                            ExecId exec = ExecId(),
                            std::string_view site = std::string_view());
   void call_end(std::uint64_t id);
+  /// A Kokkos deep_copy: named "deep_copy dst<-src (Dst<-Src, N B)", its
+  /// site without the size (the text is made by the analyzer).
+  std::uint64_t deep_copy_begin(std::string_view dst, std::string_view src,
+                                std::string_view dst_space,
+                                std::string_view src_space,
+                                std::uint64_t bytes);
   /// Ends the innermost open call of `kind` on this thread (Kokkos' end of
-  /// a deep_copy carries no id); false if there is none.
-  bool call_end_innermost(CallKind kind);
+  /// a deep_copy carries no id).
+  void call_end_innermost(CallKind kind);
   /// Profiling regions: context for the calls inside them.
   void region_push(std::string_view name);
   void region_pop();
-  /// An instant (allocation, deallocation): names what a runtime call right
-  /// after it belongs to.
-  void instant(CallKind kind, std::string_view what);
+  /// An allocation or deallocation (kind Alloc or Dealloc): names what a
+  /// runtime call right after it belongs to — "allocate <label> (<space>,
+  /// <bytes>)", or `label` alone when no space is given.
+  void instant(CallKind kind, std::string_view label,
+               std::string_view space = std::string_view(),
+               std::uint64_t bytes = 0);
   /// A device of this kind is in use (an allocation or copy there): starts
   /// the device source before its work.
   void device_seen(DeviceKind kind);
 
-  // ---- device source ----------------------------------------------------
+  // ---- device source -------------------------------------------------------
   /// Starts the device source now if there is one (idempotent, counted):
   /// true if device timestamps will be measured.
   bool start_device_tracing();
@@ -155,27 +111,33 @@ class SyncTracker final : public Impl::DeviceSink {
   /// Stops the device source and attributes everything still pending
   /// (kernels without device records are dropped): the end of the program.
   void finish();
+  /// Runs the analyzer on a thread of its own from now on (the tool);
+  /// `on_signal(sig)` runs there for a signal posted by post_signal().
+  void start_background(void (*on_signal)(int) = nullptr);
+  /// From a signal handler (async-signal-safe).
+  void post_signal(int sig);
 
-  // ---- results ------------------------------------------------------------
+  // ---- results
+  // ---------------------------------------------------------------
   /// Calls that begin after this have ids >= the returned mark.
   std::uint64_t mark() const;
   /// The calls that waited, among those begun since `mark` (and kept among
   /// the recent ones), longest wait first. Call flush() first.
-  std::vector<CallRecord> waits_since(std::uint64_t mark) const;
-  WaitsSnapshot snapshot() const;
-  /// Records held until they can be attributed (launches without device
-  /// records, calls and kernels not settled yet): bounded by what is in
+  std::vector<CallRecord> waits_since(std::uint64_t mark);
+  /// The results so far (what the threads recorded is analyzed first).
+  WaitsSnapshot snapshot();
+  /// Records held until they can be attributed: bounded by what is in
   /// flight, not by the length of the run.
-  std::size_t pending_records() const;
-  TrackerFootprint footprint() const;
+  std::size_t pending_records();
+  TrackerFootprint footprint();
   /// The text report (output/addscope_WaitsReport.hpp) of snapshot().
-  void write_report(std::ostream& os) const;
+  void write_report(std::ostream& os);
   /// The JSON report of snapshot().
-  std::string report_json() const;
+  std::string report_json();
   /// Writes a Chrome trace-event file while the run goes on; false (and
-  /// why in `error`) if it cannot be opened.
+  /// why in `error`) if it cannot be opened (core/addscope_OutputFile.hpp:
+  /// regular files only).
   bool open_trace(const std::string& path, std::string* error = nullptr);
-  void close_trace();
 
   /// Set by the Kokkos Tools front door while Kokkos feeds the tracker, so
   /// that addscope's own notifications do not count kernels twice.
@@ -188,7 +150,7 @@ class SyncTracker final : public Impl::DeviceSink {
   /// initializations on when no other host kernel says.
   void set_default_device(const std::string& type_name);
 
-  // ---- Impl::DeviceSink ---------------------------------------------------
+  // ---- Impl::DeviceSink (the device source, on the program's threads) -------
   void on_launch(const Impl::LaunchBegin& l) override;
   void on_launch(std::uint32_t correlation) {
     Impl::LaunchBegin l;
@@ -199,19 +161,29 @@ class SyncTracker final : public Impl::DeviceSink {
   void on_slow_launch(double begin_s, double end_s) override;
   void on_blocking_begin(const Impl::BlockingBegin& b) override;
   void on_blocking_end() override;
-  void on_device_kernels(std::vector<Impl::DeviceKernelRecord>& k) override;
   double seconds_from_steady_ns(std::int64_t ns) const override;
 
+  /// Device records given by hand (tests, TrackerOptions::
+  /// device_records_by_hand): analyzed after what the threads recorded so
+  /// far.
+  void on_device_kernels(std::vector<Impl::DeviceKernelRecord>& k);
+  void on_external_correlation(std::uint32_t correlation,
+                               std::uint64_t call_id);
+
+  /// fork(): the handlers the tool registers (pthread_atfork). The child
+  /// starts with a fresh, empty state, no device source and no analyzer
+  /// thread (the tool starts one again).
+  void prepare_fork();
+  void after_fork_parent();
+  void after_fork_child();
+
+  struct Parts;  // (the record and analyze parts; addscope_SyncTracker.cpp)
+
  private:
-  friend class Impl::ThreadExitWatch;
-  struct State;
   void ensure_device(DeviceKind kind);
-  void on_blocking_end_at(double end_s);  // < 0: now
-  void on_thread_exit(std::uint32_t thread);
-  std::unique_ptr<State> s_;
-  mutable std::mutex mu_;
-  std::uint64_t serial_;  // tells trackers apart (thread-exit hooks)
-  // Set once nothing is left for ensure_device() to do.
+  void record_mode();
+  void tick();
+  std::unique_ptr<Parts> p_;
   std::atomic<bool> device_settled_{false};
 };
 

@@ -47,13 +47,16 @@ struct WaitsDropped {
   std::uint64_t pending_launches = 0;
   /// Kernel records the device source lost (CUPTI's buffers full).
   std::uint64_t device_records = 0;
+  /// Events the program's threads could not record: their logs were full
+  /// (the analyzer was behind by more than the log cap).
+  std::uint64_t events = 0;
   /// Kernel names, call sites, streams, host threads past the ledger's
   /// caps: merged into one "(other ...)" entry each.
   std::uint64_t kernels = 0, sites = 0, streams = 0, threads = 0;
   bool any() const {
     return names || unended_calls || unpopped_regions || unmatched_ends ||
            regions_too_deep || settled_early || pending_launches ||
-           device_records || kernels || sites || streams || threads;
+           device_records || events || kernels || sites || streams || threads;
   }
 };
 

@@ -27,10 +27,13 @@ using Stream = void*;      // CUstream / cudaStream_t
 using Subscriber = void*;  // CUpti_SubscriberHandle
 using CallbackId = std::uint32_t;
 
-constexpr int kDomainRuntimeApi = 2;           // CUPTI_CB_DOMAIN_RUNTIME_API
-constexpr int kApiEnter = 0;                   // CUPTI_API_ENTER
-constexpr int kApiExit = 1;                    // CUPTI_API_EXIT
-constexpr int kActivityConcurrentKernel = 10;  // CUPTI_ACTIVITY_KIND_...
+constexpr int kDomainRuntimeApi = 2;              // CUPTI_CB_DOMAIN_RUNTIME_API
+constexpr int kApiEnter = 0;                      // CUPTI_API_ENTER
+constexpr int kApiExit = 1;                       // CUPTI_API_EXIT
+constexpr int kActivityConcurrentKernel = 10;     // CUPTI_ACTIVITY_KIND_...
+constexpr int kActivityRuntime = 5;               // ..._RUNTIME
+constexpr int kActivityExternalCorrelation = 39;  // ..._EXTERNAL_CORRELATION
+constexpr int kExternalKindCustom0 = 3;  // CUPTI_EXTERNAL_CORRELATION_KIND_...
 constexpr std::uint32_t kFlushForced = 1;  // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED
 
 // CUpti_CallbackData
@@ -74,6 +77,16 @@ struct KernelRecordPrefix {
   std::uint32_t correlationId;
   std::int64_t gridId;
   const char* name;
+};
+
+// CUpti_ActivityExternalCorrelation: a runtime call made while the
+// tracker's id was pushed (cuptiActivityPushExternalCorrelationId).
+struct ExternalCorrelationRecord {
+  int kind;
+  int externalKind;
+  std::uint64_t externalId;
+  std::uint32_t correlationId;
+  std::uint32_t reserved;
 };
 
 // Runtime API callback ids (cupti_runtime_cbid.h).

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -43,6 +44,18 @@ ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, correlationId);
   ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, dynamicSharedMemory); \
   ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, correlationId);       \
   ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, name)
+ADDSCOPE_SAME_OFFSET(ExternalCorrelationRecord,
+                     CUpti_ActivityExternalCorrelation, externalKind);
+ADDSCOPE_SAME_OFFSET(ExternalCorrelationRecord,
+                     CUpti_ActivityExternalCorrelation, externalId);
+ADDSCOPE_SAME_OFFSET(ExternalCorrelationRecord,
+                     CUpti_ActivityExternalCorrelation, correlationId);
+static_assert(kActivityRuntime == CUPTI_ACTIVITY_KIND_RUNTIME, "");
+static_assert(kActivityExternalCorrelation ==
+                  CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+              "");
+static_assert(kExternalKindCustom0 == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+              "");
 ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel4);
 ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel5);
 ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel6);
@@ -151,6 +164,11 @@ struct Api {
   Result (*GetDeviceId)(Context, std::uint32_t*) = nullptr;
   Result (*ActivityGetNumDroppedRecords)(Context, std::uint32_t,
                                          std::size_t*) = nullptr;
+  // Kernels tied to the tracker's calls (FullByCall):
+  Result (*PushExternalCorrelationId)(int, std::uint64_t) = nullptr;
+  Result (*PopExternalCorrelationId)(int, std::uint64_t*) = nullptr;
+  // CUPTI 12.x+: runtime-API records for chosen calls only.
+  Result (*ActivityEnableRuntimeApi)(CallbackId, std::uint8_t) = nullptr;
 
   std::string error(Result r) const {
     const char* s = nullptr;
@@ -211,6 +229,11 @@ bool load(Api& a, std::string* why) {
   find(a.lib, "cuptiGetStreamId", a.GetStreamId);
   find(a.lib, "cuptiActivityGetNumDroppedRecords",
        a.ActivityGetNumDroppedRecords);
+  find(a.lib, "cuptiActivityPushExternalCorrelationId",
+       a.PushExternalCorrelationId);
+  find(a.lib, "cuptiActivityPopExternalCorrelationId",
+       a.PopExternalCorrelationId);
+  find(a.lib, "cuptiActivityEnableRuntimeApi", a.ActivityEnableRuntimeApi);
   if (!ok) *why = a.path + " lacks a CUPTI entry point addscope needs";
   return ok;
 }
@@ -297,6 +320,9 @@ class CuptiSource final : public DeviceSource {
     }
     sink_ = &sink;
     calibrate();
+    // Kernels tied to the tracker's calls: only where CUPTI can push ids.
+    by_call_ = mode_ == CuptiMode::FullByCall &&
+               api_.PushExternalCorrelationId && api_.PopExternalCorrelationId;
     Result r = api_.Subscribe(&sub_, &CuptiSource::on_callback, this);
     if (r != kSuccess) {
       // CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: another tool (a
@@ -305,9 +331,13 @@ class CuptiSource final : public DeviceSource {
       g_active = nullptr;
       return false;
     }
-    for (CallbackId id : callbacks())
+    for (CallbackId id : blocking_callbacks())
       api_.EnableCallback(1, sub_, kDomainRuntimeApi, id);
-    if (mode_ == CuptiMode::Full) {
+    if (!by_call_)
+      for (CallbackId id : launch_callbacks())
+        api_.EnableCallback(1, sub_, kDomainRuntimeApi, id);
+    std::string how;
+    if (mode_ != CuptiMode::Callbacks) {
       static std::once_flag registered;
       Result reg = kSuccess;
       std::call_once(registered, [&] {
@@ -315,6 +345,7 @@ class CuptiSource final : public DeviceSource {
                                              &CuptiSource::on_buffer_complete);
       });
       if (reg == kSuccess) reg = api_.ActivityEnable(kActivityConcurrentKernel);
+      if (reg == kSuccess && by_call_) reg = enable_call_records(&how);
       if (reg != kSuccess) {
         desc_ = "CUPTI kernel records refused (" + api_.error(reg) +
                 "), from " + api_.path;
@@ -323,7 +354,10 @@ class CuptiSource final : public DeviceSource {
         return false;
       }
       desc_ = "CUPTI (" + api_.path + ", API version " +
-              std::to_string(version_) + ")";
+              std::to_string(version_) + "; kernels tied to " +
+              (by_call_ ? "the Kokkos calls by external correlation" + how
+                        : std::string("launches by launch callbacks")) +
+              ")";
     } else {
       desc_ = "CUPTI callbacks only (" + api_.path + ", API version " +
               std::to_string(version_) +
@@ -337,36 +371,87 @@ class CuptiSource final : public DeviceSource {
   void stop() override {
     std::lock_guard<std::mutex> g(mu_);
     if (!running_) return;
-    if (mode_ == CuptiMode::Full) {
+    if (mode_ != CuptiMode::Callbacks) {
       api_.ActivityFlushAll(kFlushForced);
       api_.ActivityDisable(kActivityConcurrentKernel);
+      if (by_call_) {
+        api_.ActivityDisable(kActivityExternalCorrelation);
+        if (runtime_all_) api_.ActivityDisable(kActivityRuntime);
+      }
     }
     api_.Unsubscribe(sub_);
-    if (mode_ == CuptiMode::Full) api_.ActivityFlushAll(kFlushForced);
+    if (mode_ != CuptiMode::Callbacks) api_.ActivityFlushAll(kFlushForced);
     running_ = false;
     g_active = nullptr;
   }
 
   void flush() override {
     std::lock_guard<std::mutex> g(mu_);
-    if (running_ && mode_ == CuptiMode::Full) api_.ActivityFlushAll(0);
+    if (running_ && mode_ != CuptiMode::Callbacks) api_.ActivityFlushAll(0);
   }
 
-  bool kernel_records() const override { return mode_ == CuptiMode::Full; }
+  bool kernel_records() const override { return mode_ != CuptiMode::Callbacks; }
+  bool ties_by_call() const override { return by_call_; }
+  void push_call(std::uint64_t id) override {
+    api_.PushExternalCorrelationId(kExternalKindCustom0, id);
+  }
+  void pop_call() override {
+    std::uint64_t last = 0;
+    api_.PopExternalCorrelationId(kExternalKindCustom0, &last);
+  }
   std::uint64_t records_dropped() const override {
     return dropped_.load() + buffers().refused();
+  }
+
+  // The analyzer's thread: the buffers CUPTI completed, decoded now.
+  void drain(DeviceRecordSink& out) override {
+    std::vector<Completed> ready;
+    {
+      std::lock_guard<std::mutex> g(ready_mu_);
+      ready.swap(ready_);
+    }
+    std::vector<DeviceKernelRecord>& kernels = scratch_;
+    for (const Completed& c : ready) {
+      // Two passes: which calls the runtime calls belong to, then the
+      // kernels (a kernel's record may come first in a buffer).
+      Activity* rec = nullptr;
+      if (by_call_)
+        while (api_.ActivityGetNextRecord(c.buffer, c.valid, &rec) == kSuccess)
+          if (rec->kind == kActivityExternalCorrelation) {
+            const auto* e =
+                reinterpret_cast<const ExternalCorrelationRecord*>(rec);
+            if (e->externalKind == kExternalKindCustom0)
+              out.on_external_correlation(e->correlationId, e->externalId);
+          }
+      kernels.clear();
+      rec = nullptr;
+      while (api_.ActivityGetNextRecord(c.buffer, c.valid, &rec) == kSuccess) {
+        DeviceKernelRecord k;
+        if (decode_kernel_record(rec, offset_ns_, *sink_, &k))
+          kernels.push_back(k);
+      }
+      if (!kernels.empty()) out.on_device_kernels(kernels);
+      buffers().give_back(c.buffer);
+    }
   }
 
   std::string description() const override { return desc_; }
 
  private:
-  static const std::vector<CallbackId>& callbacks() {
+  static const std::vector<CallbackId>& launch_callbacks() {
     static const std::vector<CallbackId> ids = {
-        kLaunch_v3020, kLaunchKernel_v7000, kLaunch_ptsz_v7000,
-        kLaunchKernel_ptsz_v7000, kLaunchCooperativeKernel_v9000,
-        kLaunchCooperativeKernel_ptsz_v9000, kLaunchKernelExC_v11060,
-        kLaunchKernelExC_ptsz_v11060,
-        // may block
+        kLaunch_v3020,
+        kLaunchKernel_v7000,
+        kLaunch_ptsz_v7000,
+        kLaunchKernel_ptsz_v7000,
+        kLaunchCooperativeKernel_v9000,
+        kLaunchCooperativeKernel_ptsz_v9000,
+        kLaunchKernelExC_v11060,
+        kLaunchKernelExC_ptsz_v11060};
+    return ids;
+  }
+  static const std::vector<CallbackId>& blocking_callbacks() {
+    static const std::vector<CallbackId> ids = {
         kDeviceSynchronize_v3020, kThreadSynchronize_v3020,
         kStreamSynchronize_v3020, kStreamSynchronize_ptsz_v7000,
         kEventSynchronize_v3020, kMemcpy_v3020, kMemcpy_ptds_v7000,
@@ -379,6 +464,26 @@ class CuptiSource final : public DeviceSource {
         kEventRecord_v3020, kEventRecord_ptsz_v7000,
         kEventRecordWithFlags_v11010, kEventRecordWithFlags_ptsz_v11010};
     return ids;
+  }
+
+  // External correlation records are made only for runtime calls that make
+  // an API record: with CUPTI 12.x+ only the launch entries make one; older
+  // ones record every runtime call.
+  Result enable_call_records(std::string* how) {
+    Result r = api_.ActivityEnable(kActivityExternalCorrelation);
+    if (r != kSuccess) return r;
+    if (api_.ActivityEnableRuntimeApi) {
+      bool ok = true;
+      for (CallbackId id : launch_callbacks())
+        ok = api_.ActivityEnableRuntimeApi(id, 1) == kSuccess && ok;
+      if (ok) {
+        *how = ", API records of launches only";
+        return kSuccess;
+      }
+    }
+    runtime_all_ = true;
+    *how = ", API records of every runtime call";
+    return api_.ActivityEnable(kActivityRuntime);
   }
 
   void calibrate() {
@@ -442,8 +547,26 @@ class CuptiSource final : public DeviceSource {
     if (st) l->stream_known = stream_id(cd->context, st, &l->stream);
   }
 
+  // CUPTI calls these from inside the program's runtime calls: nothing may
+  // leave them (one line on stderr, once; the program goes on).
   static void on_callback(void* user, int domain, CallbackId cbid,
-                          const void* data) {
+                          const void* data) noexcept {
+    try {
+      callback(user, domain, cbid, data);
+    } catch (...) {
+      internal_error("a CUPTI callback");
+    }
+  }
+  static void internal_error(const char* where) noexcept {
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true))
+      std::fprintf(stderr,
+                   "addscope waits: internal error in %s; the program goes "
+                   "on\n",
+                   where);
+  }
+  static void callback(void* user, int domain, CallbackId cbid,
+                       const void* data) {
     if (domain != kDomainRuntimeApi) return;
     auto* self = static_cast<CuptiSource*>(user);
     DeviceSink* sink = self->sink_;
@@ -463,12 +586,12 @@ class CuptiSource final : public DeviceSource {
         constexpr std::int64_t kSlowLaunchNs = 20000;
         thread_local std::int64_t entered = 0;
         if (enter) {
-          entered = steady_ns();
           LaunchBegin l;
           l.correlation = cd->correlationId;
           if (self->mode_ == CuptiMode::Callbacks)
             self->launch_stream(cbid, cd, &l);
           sink->on_launch(l);
+          entered = steady_ns();  // after the tool's own work
         } else if (cd->functionReturnValue &&
                    *static_cast<const int*>(cd->functionReturnValue) != 0) {
           sink->on_launch_failed(cd->correlationId);
@@ -565,28 +688,32 @@ class CuptiSource final : public DeviceSource {
   }
 
   static void on_buffer_request(std::uint8_t** buffer, std::size_t* size,
-                                std::size_t* max_records) {
-    *buffer = buffers().take();
+                                std::size_t* max_records) noexcept {
+    *buffer = nullptr;
+    try {
+      *buffer = buffers().take();
+    } catch (...) {
+      internal_error("CUPTI's buffer request");
+    }
     *size = *buffer ? kBufferBytes : 0;
     *max_records = 0;
   }
 
+  // CUPTI's thread (or the one in cuptiActivityFlushAll): hands the buffer
+  // over to the analyzer, nothing more.
   static void on_buffer_complete(Context ctx, std::uint32_t stream,
-                                 std::uint8_t* buffer, std::size_t,
-                                 std::size_t valid) {
-    CuptiSource* self = g_active.load();
-    if (self && self->sink_ && valid > 0) {
-      thread_local std::vector<DeviceKernelRecord> out;
-      out.clear();
-      Activity* rec = nullptr;
-      while (self->api_.ActivityGetNextRecord(buffer, valid, &rec) ==
-             kSuccess) {
-        DeviceKernelRecord k;
-        if (decode_kernel_record(rec, self->offset_ns_, *self->sink_, &k))
-          out.push_back(k);
-      }
-      if (!out.empty()) self->sink_->on_device_kernels(out);
+                                 std::uint8_t* buffer, std::size_t size,
+                                 std::size_t valid) noexcept {
+    try {
+      buffer_complete(ctx, stream, buffer, size, valid);
+    } catch (...) {
+      internal_error("CUPTI's buffer completion");
     }
+  }
+  static void buffer_complete(Context ctx, std::uint32_t stream,
+                              std::uint8_t* buffer, std::size_t,
+                              std::size_t valid) {
+    CuptiSource* self = g_active.load();
     if (self && self->api_.ActivityGetNumDroppedRecords) {
       std::size_t n = 0;
       if (self->api_.ActivityGetNumDroppedRecords(ctx, stream, &n) ==
@@ -594,7 +721,12 @@ class CuptiSource final : public DeviceSource {
           n > 0)
         self->dropped_ += n;
     }
-    buffers().give_back(buffer);
+    if (!self || valid == 0) {
+      buffers().give_back(buffer);
+      return;
+    }
+    std::lock_guard<std::mutex> g(self->ready_mu_);
+    self->ready_.push_back({buffer, valid});
   }
 
   const CuptiMode mode_;
@@ -609,6 +741,14 @@ class CuptiSource final : public DeviceSource {
   std::string desc_ = "CUPTI not started";
   std::mutex events_mu_;
   std::unordered_map<void*, std::pair<bool, std::uint32_t>> event_stream_;
+  bool by_call_ = false, runtime_all_ = false;
+  struct Completed {
+    std::uint8_t* buffer;
+    std::size_t valid;
+  };
+  std::mutex ready_mu_;
+  std::vector<Completed> ready_;
+  std::vector<DeviceKernelRecord> scratch_;
 };
 
 }  // namespace

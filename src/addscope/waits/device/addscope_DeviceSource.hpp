@@ -4,8 +4,10 @@
 //   * on the launching thread: each kernel launch's correlation id;
 //   * on the blocking thread: each runtime call that can block the host
 //     until device work finished (begin, end, which streams it waits for);
-//   * from any thread: each kernel's device start and end, stream and launch
-//     shape, mapped onto the tracker's clock.
+//   * to the analyzer, when it drains the source: each kernel's device
+//     start and end, stream and launch shape, mapped onto the tracker's
+//     clock (and, when kernels are tied to the tracker's calls, which call
+//     each runtime call was made in).
 // It never adds work to the program's streams. Without one (host backends,
 // no CUPTI, CUPTI refused) the tracker falls back on what Kokkos reports.
 #ifndef ADDSCOPE_WAITS_DEVICE_DEVICESOURCE_HPP
@@ -50,6 +52,9 @@ struct BlockingBegin {
   int copy_kind = 0;  ///< 1 H2H, 2 H2D, 3 D2H, 4 D2D, 0 other
 };
 
+/// Where a device source reports what happens on the program's threads
+/// (the tracker, which records it in the thread's log). Called on the
+/// program's threads from inside the device runtime: records and returns.
 class DeviceSink {
  public:
   virtual ~DeviceSink() = default;
@@ -64,10 +69,21 @@ class DeviceSink {
   /// On the calling thread, around a runtime call that can block.
   virtual void on_blocking_begin(const BlockingBegin& b) = 0;
   virtual void on_blocking_end() = 0;
-  /// From any thread: kernels the device finished.
-  virtual void on_device_kernels(std::vector<DeviceKernelRecord>& k) = 0;
   /// A steady-clock time (ns) on the sink's clock, in seconds.
   virtual double seconds_from_steady_ns(std::int64_t ns) const = 0;
+};
+
+/// Where a device source delivers the device's records (the analyzer),
+/// on the analyzer's thread, from DeviceSource::drain().
+class DeviceRecordSink {
+ public:
+  virtual ~DeviceRecordSink() = default;
+  /// Kernels the device finished (names valid during the call).
+  virtual void on_device_kernels(std::vector<DeviceKernelRecord>& k) = 0;
+  /// Runtime call `correlation` was made inside the call whose id the
+  /// tracker pushed (DeviceSource::push_call).
+  virtual void on_external_correlation(std::uint32_t correlation,
+                                       std::uint64_t call_id) = 0;
 };
 
 class DeviceSource {
@@ -88,11 +104,24 @@ class DeviceSource {
   /// Kernel records lost so far (the device's buffers were full, or the
   /// source's cap on buffers in flight was reached).
   virtual std::uint64_t records_dropped() const { return 0; }
+  /// On the analyzer's thread: decodes what the device handed over since
+  /// the last call and delivers it to `out` (then recycles its buffers).
+  virtual void drain(DeviceRecordSink& out) { (void)out; }
+  /// Whether kernels are tied to the tracker's calls by push_call() (no
+  /// launch callbacks) rather than by on_launch().
+  virtual bool ties_by_call() const { return false; }
+  /// Around a tracker call that may launch device work, on its thread.
+  virtual void push_call(std::uint64_t id) { (void)id; }
+  virtual void pop_call() {}
 };
 
 /// What the CUPTI source watches.
 enum class CuptiMode {
-  Full,       ///< kernel records + callbacks (launches, blocking calls)
+  Full,  ///< kernel records + callbacks (launches, blocking calls)
+  /// kernel records tied to the tracker's calls by external correlation
+  /// (push_call), callbacks on blocking calls only; Full where this CUPTI
+  /// cannot push ids
+  FullByCall,
   Callbacks,  ///< callbacks only: no kernel records (cheaper; waits bounded)
 };
 

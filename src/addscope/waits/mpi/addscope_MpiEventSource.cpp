@@ -11,12 +11,13 @@
 #include <sstream>
 #include <thread>
 
+#include "addscope/core/addscope_OutputFile.hpp"
+#include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/addscope_WaitsClock.hpp"
 #include "addscope/waits/mpi/addscope_CrossRankWaits.hpp"
 #include "addscope/waits/mpi/addscope_TraceMerge.hpp"
 #include "addscope/waits/output/addscope_Format.hpp"
-#include "addscope/core/addscope_OutputPath.hpp"
 
 namespace addscope {
 namespace waits_mpi {
@@ -93,20 +94,22 @@ std::string merged_path(std::string pattern) {
 }
 
 bool write_whole(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (f) f << text;
-    if (!f) {
-      std::remove(tmp.c_str());
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  std::string why;
+  if (write_file_atomically(path, text, &why)) return true;
+  std::cerr << "addscope waits: " << why << "\n";
+  return false;
+}
+
+// A number in a line another rank sent; false if it is none.
+bool to_u64(const std::string& s, std::uint64_t* v) {
+  char* end = nullptr;
+  *v = std::strtoull(s.c_str(), &end, 10);
+  return !s.empty() && end && *end == '\0';
+}
+bool to_double(const std::string& s, double* v) {
+  char* end = nullptr;
+  *v = std::strtod(s.c_str(), &end);
+  return !s.empty() && end && *end == '\0';
 }
 
 std::string env(const char* name) {
@@ -301,8 +304,10 @@ void MpiEventSource::before_finalize() {
         std::getline(f, name, '\t');
         std::getline(f, ctext, '\t');
         std::getline(f, dur, '\t');
-        auto& c = u[{key, std::stoull(seq)}];
-        const double d = std::stod(dur);
+        std::uint64_t sq = 0;
+        double d = 0;
+        if (!to_u64(seq, &sq) || !to_double(dur, &d)) continue;  // garbled
+        auto& c = u[{key, sq}];
         if (c.line.empty() || d > c.dur)
           c = {key + '\t' + seq + '\t' + name + '\t' + ctext, d};
       }
@@ -329,7 +334,7 @@ void MpiEventSource::before_finalize() {
       std::getline(f, seq, '\t');
       std::getline(f, c.name, '\t');
       std::getline(f, c.comm, '\t');
-      c.seq = std::stoull(seq);
+      if (!to_u64(seq, &c.seq)) continue;
       c.present.assign(std::size_t(ranks), false);
       c.enter_s.assign(std::size_t(ranks), 0);
       c.exit_s.assign(std::size_t(ranks), 0);
@@ -416,7 +421,8 @@ void MpiEventSource::before_finalize() {
   std::vector<RankWaits> rw(static_cast<std::size_t>(ranks));
   std::vector<json> accs;
   for (int r = 0; r < ranks; ++r) {
-    json a = json::parse(accounts[std::size_t(r)]);
+    json a = json::parse(accounts[std::size_t(r)], nullptr, false);
+    if (a.is_discarded() || !a.is_object()) a = json::object();
     RankWaits& w = rw[std::size_t(r)];
     w.mode = a["mode"].get<std::string>();
     for (const auto& c : a["waits"]) {

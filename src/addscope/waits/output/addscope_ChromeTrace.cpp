@@ -1,6 +1,11 @@
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+
+#include "addscope/core/addscope_OutputFile.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -16,17 +21,15 @@ std::string us(double s) {
 }
 }  // namespace
 
-ChromeTrace::ChromeTrace(const std::string& path, std::uint64_t max_events)
-    : path_(path),
-      f_(path, std::ios::out | std::ios::trunc),
-      max_events_(max_events) {
-  ok_ = bool(f_);
-  if (!ok_) return;
-  f_ << "[";
+ChromeTrace::ChromeTrace(int fd, std::string path, std::uint64_t max_events)
+    : fd_(fd), path_(std::move(path)), max_events_(max_events) {
+  buf_ = "[";
   begin_event();
-  f_ << R"({"ph":"M","pid":1,"name":"process_name","args":{"name":"host"}})";
+  buf_ += R"({"ph":"M","pid":1,"name":"process_name","args":{"name":"host"}})";
   begin_event();
-  f_ << R"({"ph":"M","pid":1,"name":"process_sort_index","args":{"sort_index":0}})";
+  buf_ +=
+      R"({"ph":"M","pid":1,"name":"process_sort_index","args":{"sort_index":0}})";
+  flush();
 }
 
 ChromeTrace::~ChromeTrace() { close(); }
@@ -106,91 +109,107 @@ std::string ChromeTrace::escape(const std::string& s) {
 }
 
 void ChromeTrace::begin_event() {
-  if (!first_) f_ << ",";
-  f_ << "\n";
+  if (!first_) buf_ += ",";
+  buf_ += "\n";
   first_ = false;
   ++events_;
+}
+
+bool ChromeTrace::room(std::uint64_t n) {
+  if (closed_) return false;
+  if (events_ + n > max_events_) {
+    dropped_ += n;
+    return false;
+  }
+  return true;
 }
 
 void ChromeTrace::name_thread(std::uint32_t thread) {
   if (!threads_named_.insert(thread).second) return;
   begin_event();
-  f_ << R"({"ph":"M","pid":1,"tid":)" << thread
-     << R"(,"name":"thread_name","args":{"name":"host thread )" << thread
-     << R"("}})";
+  buf_ += R"({"ph":"M","pid":1,"tid":)" + std::to_string(thread) +
+          R"(,"name":"thread_name","args":{"name":"host thread )" +
+          std::to_string(thread) + R"("}})";
 }
 
 void ChromeTrace::host_slice(std::uint32_t thread, const std::string& name,
                              const char* category, double begin_s, double end_s,
                              const std::string& args_json) {
-  if (!ok_ || closed_) return;
-  if (events_ >= max_events_) {
-    ++dropped_;
-    return;
-  }
+  if (!room(1)) return;
   name_thread(thread);
   begin_event();
-  f_ << R"({"ph":"X","pid":)" << kHostPid << R"(,"tid":)" << thread
-     << R"(,"name":")" << escape(name) << R"(","cat":")" << category
-     << R"(","ts":)" << us(begin_s) << R"(,"dur":)" << us(end_s - begin_s)
-     << R"(,"args":)" << args_json << "}";
+  buf_ += R"({"ph":"X","pid":)" + std::to_string(kHostPid) + R"(,"tid":)" +
+          std::to_string(thread) + R"(,"name":")" + escape(name) +
+          R"(","cat":")" + category + R"(","ts":)" + us(begin_s) +
+          R"(,"dur":)" + us(end_s - begin_s) + R"(,"args":)" + args_json + "}";
 }
 
 void ChromeTrace::device_slice(std::uint32_t device, std::uint32_t stream,
                                const std::string& stream_name,
                                const std::string& name, double begin_s,
-                               double end_s, const std::string& args_json) {
-  if (!ok_ || closed_) return;
-  if (events_ >= max_events_) {
-    ++dropped_;
-    return;
-  }
+                               double end_s, const std::string& args_json,
+                               const char* category) {
+  if (!room(1)) return;
   const std::uint64_t key = (std::uint64_t(device) << 32) | stream;
+  const std::string pid = std::to_string(device_pid(device));
   if (streams_named_.insert(key).second) {
     if (devices_named_.insert(device).second) {
       begin_event();
-      f_ << R"({"ph":"M","pid":)" << device_pid(device)
-         << R"(,"name":"process_name","args":{"name":"device )" << device
-         << R"("}})";
+      buf_ += R"({"ph":"M","pid":)" + pid +
+              R"(,"name":"process_name","args":{"name":"device )" +
+              std::to_string(device) + R"("}})";
     }
     begin_event();
-    f_ << R"({"ph":"M","pid":)" << device_pid(device) << R"(,"tid":)" << stream
-       << R"(,"name":"thread_name","args":{"name":")" << escape(stream_name)
-       << R"("}})";
+    buf_ += R"({"ph":"M","pid":)" + pid + R"(,"tid":)" +
+            std::to_string(stream) +
+            R"(,"name":"thread_name","args":{"name":")" + escape(stream_name) +
+            R"("}})";
   }
   begin_event();
-  f_ << R"({"ph":"X","pid":)" << device_pid(device) << R"(,"tid":)" << stream
-     << R"(,"name":")" << escape(name) << R"(","cat":"kernel","ts":)"
-     << us(begin_s) << R"(,"dur":)" << us(end_s - begin_s) << R"(,"args":)"
-     << args_json << "}";
+  buf_ += R"({"ph":"X","pid":)" + pid + R"(,"tid":)" + std::to_string(stream) +
+          R"(,"name":")" + escape(name) + R"(","cat":")" + category +
+          R"(","ts":)" + us(begin_s) + R"(,"dur":)" + us(end_s - begin_s) +
+          R"(,"args":)" + args_json + "}";
 }
 
 void ChromeTrace::flow(std::uint32_t device, std::uint32_t stream,
-                       double kernel_t_s, std::uint32_t thread,
-                       double call_t_s) {
-  if (!ok_ || closed_) return;
-  if (events_ + 2 > max_events_) {
-    dropped_ += 2;
-    return;
-  }
-  const std::uint64_t id = next_flow_++;
+                       double device_t_s, std::uint32_t thread, double host_t_s,
+                       const char* name) {
+  if (!room(2)) return;
+  const std::string id = std::to_string(next_flow_++);
   begin_event();
-  f_ << R"({"ph":"s","pid":)" << device_pid(device) << R"(,"tid":)" << stream
-     << R"(,"name":"waited for","cat":"wait","id":)" << id << R"(,"ts":)"
-     << us(kernel_t_s) << "}";
+  buf_ += R"({"ph":"s","pid":)" + std::to_string(device_pid(device)) +
+          R"(,"tid":)" + std::to_string(stream) + R"(,"name":")" + name +
+          R"(","cat":"wait","id":)" + id + R"(,"ts":)" + us(device_t_s) + "}";
   begin_event();
-  f_ << R"({"ph":"f","bp":"e","pid":)" << kHostPid << R"(,"tid":)" << thread
-     << R"(,"name":"waited for","cat":"wait","id":)" << id << R"(,"ts":)"
-     << us(call_t_s) << "}";
+  buf_ += R"({"ph":"f","bp":"e","pid":)" + std::to_string(kHostPid) +
+          R"(,"tid":)" + std::to_string(thread) + R"(,"name":")" + name +
+          R"(","cat":"wait","id":)" + id + R"(,"ts":)" + us(host_t_s) + "}";
+}
+
+void ChromeTrace::flush() {
+  if (fd_ < 0 || buf_.empty()) return;
+  if (!write_all(fd_, buf_)) write_failed_ = true;
+  buf_.clear();
 }
 
 void ChromeTrace::close() {
-  if (!ok_ || closed_) return;
+  if (closed_) return;
   closed_ = true;
-  f_ << "\n]\n";
-  f_.flush();
-  write_failed_ = !f_;
-  f_.close();
+  buf_ += "\n]\n";
+  flush();
+  if (fd_ >= 0) {
+    if (::fsync(fd_) != 0 && errno != EINVAL) write_failed_ = true;
+    if (::close(fd_) != 0) write_failed_ = true;
+    fd_ = -1;
+  }
+}
+
+void ChromeTrace::abandon() {
+  buf_.clear();
+  closed_ = true;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
 }
 
 }  // namespace Impl

@@ -1,14 +1,16 @@
 // addscope — a Chrome trace-event file (the JSON array format that Perfetto
-// and chrome://tracing open), written while the program runs: a track per
-// host thread, a track per device stream with kernels at device times, and
-// flow arrows from each kernel to the call that waited for it. Events are
-// written as they are attributed, so memory stays flat; past `max_events`
-// the rest are counted, not written. Kokkos-free; not thread-safe.
+// and chrome://tracing open), written while the program runs by the
+// analyzer: a track per host thread, a track per device stream with kernels
+// at device times, and flow arrows from each kernel to the call that waited
+// for it. Events are buffered and written whole at each flush() (the
+// analyzer flushes after every drain), one per line, so the file on disk
+// always ends at an event boundary: after abort() or SIGKILL it lacks only
+// the closing "]", which the format allows. Past `max_events` the rest are
+// counted, not written. Kokkos-free; not thread-safe (the analyzer's).
 #ifndef ADDSCOPE_WAITS_OUTPUT_CHROMETRACE_HPP
 #define ADDSCOPE_WAITS_OUTPUT_CHROMETRACE_HPP
 
 #include <cstdint>
-#include <fstream>
 #include <set>
 #include <string>
 
@@ -17,44 +19,50 @@ namespace Impl {
 
 class ChromeTrace {
  public:
-  /// Opens `path` for writing; ok() says whether it worked.
-  ChromeTrace(const std::string& path, std::uint64_t max_events);
-  ~ChromeTrace();
+  /// Writes to `fd` (opened by core/addscope_OutputFile's
+  /// open_output_stream; owned from now on), named `path` in the report.
+  ChromeTrace(int fd, std::string path, std::uint64_t max_events);
+  ~ChromeTrace();  // close()
   ChromeTrace(const ChromeTrace&) = delete;
   ChromeTrace& operator=(const ChromeTrace&) = delete;
 
-  bool ok() const { return ok_; }
   const std::string& path() const { return path_; }
   std::uint64_t dropped() const { return dropped_; }
   /// Writing failed (a full disk): the file is incomplete.
-  bool write_failed() const {
-    return write_failed_ || (ok_ && !f_.good() && !closed_);
-  }
+  bool write_failed() const { return write_failed_; }
 
   /// A host call on thread `thread`, [begin_s, end_s] on the tracker clock.
   /// `args_json` is a JSON object ("{}" for none).
   void host_slice(std::uint32_t thread, const std::string& name,
                   const char* category, double begin_s, double end_s,
                   const std::string& args_json);
-  /// A kernel on a device stream.
+  /// A slice on a device stream's track (a kernel: category "kernel").
   void device_slice(std::uint32_t device, std::uint32_t stream,
                     const std::string& stream_name, const std::string& name,
-                    double begin_s, double end_s, const std::string& args_json);
-  /// An arrow from a point inside a kernel's slice to a point inside the
-  /// host slice that waited for it (both times inside their slices).
-  void flow(std::uint32_t device, std::uint32_t stream, double kernel_t_s,
-            std::uint32_t thread, double call_t_s);
-  /// Writes the closing bracket; further events are dropped.
+                    double begin_s, double end_s, const std::string& args_json,
+                    const char* category = "kernel");
+  /// An arrow from a point inside a device slice to a point inside a host
+  /// slice (both times inside their slices).
+  void flow(std::uint32_t device, std::uint32_t stream, double device_t_s,
+            std::uint32_t thread, double host_t_s,
+            const char* name = "waited for");
+  /// Writes what is buffered, whole events only.
+  void flush();
+  /// Flushes, writes the closing bracket, syncs and closes; further events
+  /// are dropped.
   void close();
+  /// In a child after fork(): closes the parent's file without writing.
+  void abandon();
 
   static std::string escape(const std::string& s);
 
  private:
   void begin_event();
   void name_thread(std::uint32_t thread);
-  std::string path_;
-  std::ofstream f_;
-  bool ok_ = false, first_ = true, closed_ = false, write_failed_ = false;
+  bool room(std::uint64_t n);
+  int fd_;
+  std::string path_, buf_;
+  bool first_ = true, closed_ = false, write_failed_ = false;
   std::uint64_t max_events_, events_ = 0, dropped_ = 0, next_flow_ = 1;
   std::set<std::uint32_t> threads_named_;
   std::set<std::uint64_t> streams_named_;

@@ -489,6 +489,7 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
     add(d.settled_early, "records attributed early (cap on records held)");
     add(d.pending_launches, "launches forgotten (cap)");
     add(d.device_records, "kernel records lost by the device source");
+    add(d.events, "events not recorded (the threads' logs were full)");
     add(d.kernels, "events of kernel names past the cap");
     add(d.sites, "calls of call sites past the cap");
     add(d.streams, "kernels of streams past the cap");
@@ -739,6 +740,7 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
                   {"settled_early", d.settled_early},
                   {"pending_launches", d.pending_launches},
                   {"device_records", d.device_records},
+                  {"events", d.events},
                   {"kernels", d.kernels},
                   {"sites", d.sites},
                   {"streams", d.streams},

@@ -2,8 +2,8 @@
 // libaddscope_waits.so's entry points (kokkosp_*) do, on any tracker, so
 // that tests and the fuzzer drive the same code with a tracker of their own.
 // Kokkos-free (the Kokkos Tools C ABI is declared here). Builds no string
-// per event once a name has been seen (a thread's scratch buffers are
-// reused).
+// per event: names go to the tracker as they come (its log keeps each
+// thread's names), text is made by the analyzer.
 #ifndef ADDSCOPE_WAITS_TOOL_TOOLCALLBACKS_HPP
 #define ADDSCOPE_WAITS_TOOL_TOOLCALLBACKS_HPP
 
@@ -58,12 +58,6 @@ class ToolCallbacks {
  private:
   SyncTracker& t_;
 };
-
-/// Writes `text` to `path` whole or not at all (a temporary file renamed);
-/// false, with one line naming `what` and the path on `errors`, if it
-/// cannot.
-bool write_whole_file(const std::string& path, const std::string& text,
-                      const char* what, std::ostream& errors);
 
 }  // namespace Impl
 }  // namespace addscope

@@ -23,10 +23,14 @@
 //
 // It never stops the program it watches: every entry point catches what
 // the tracker throws (one line on stderr, then the tool goes quiet), and a
-// file it cannot write costs one line on stderr. The report and the JSON
-// are written at Kokkos::finalize; if the program ends without it, at
-// exit() or a return from main (atexit) and at std::quick_exit
-// (at_quick_exit). Not after _exit, abort() or a fatal signal.
+// file it cannot write costs one line on stderr. The report, JSON and trace
+// are written at Kokkos::finalize, at exit without it, and when the program
+// is killed by SIGTERM, SIGINT or SIGHUP or aborts (tool/
+// addscope_ToolLifecycle.hpp); where they go is decided once, when the tool
+// loads (tool/addscope_ToolOutputs.hpp). ADDSCOPE_WAITS_VERBOSE=1 prints
+// one line when it loads.
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -34,18 +38,20 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
-#include <sstream>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
-#include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "addscope/waits/tool/addscope_ToolCallbacks.hpp"
+#include "addscope/waits/tool/addscope_ToolLifecycle.hpp"
+#include "addscope/waits/tool/addscope_ToolOutputs.hpp"
 
 namespace {
 
 using addscope::Impl::ToolCallbacks;
+using addscope::Impl::ToolOutputs;
 using addscope::Impl::ToolsSpaceHandle;
 
 // The Kokkos Tools C ABI (Kokkos_Profiling_C_Interface.h), stable since 3.x.
@@ -60,8 +66,16 @@ ToolCallbacks& tool() {
   return *c;
 }
 
-std::atomic<bool> g_quiet{false};     // an internal error: stop watching
-std::atomic<bool> g_finished{false};  // the report is written
+std::atomic<bool> g_quiet{false};  // an internal error: stop watching
+// The outputs, decided when the tool loads (again in a child after fork).
+addscope::WaitsReportOptions g_options;
+ToolOutputs g_outputs;
+// finish_once(): the first caller writes, the others wait for it.
+std::mutex& finish_mutex() {
+  static std::mutex* m = new std::mutex;  // never destroyed
+  return *m;
+}
+bool g_finished = false;
 
 // Runs f; what it throws is reported once and silences the tool (an
 // exception must not cross into Kokkos: it would end the program).
@@ -85,43 +99,44 @@ void guarded(const char* where, F&& f) noexcept {
   }
 }
 
-// The report and JSON, once: at Kokkos::finalize, or at the exit of a
-// program that did not call it.
+void resolve_outputs(bool child) {
+  std::vector<std::string> warnings;
+  g_options = addscope::waits_options_from_environment(&warnings);
+  for (const auto& w : warnings) std::cerr << "addscope waits: " << w << "\n";
+  g_outputs =
+      ToolOutputs::resolve(g_options, std::getenv("ADDSCOPE_WAITS_JSON"),
+                           std::getenv("ADDSCOPE_WAITS_TRACE"), child,
+                           std::getenv("ADDSCOPE_WAITS_CHILDREN"));
+  for (const auto& p : g_outputs.problems)
+    std::cerr << "addscope waits: " << p << "\n";
+  if (!g_outputs.trace.empty()) {
+    std::string error;
+    if (!tool().tracker().open_trace(g_outputs.trace, &error))
+      std::cerr << "addscope waits: " << error
+                << " (ADDSCOPE_WAITS_TRACE); no trace\n";
+  }
+}
+
+// The report, JSON and trace, once: at Kokkos::finalize, at the exit of a
+// program that did not call it, or when it is killed.
 void finish_once(const char* note) noexcept {
-  if (g_finished.exchange(true)) return;
   try {
-    std::string json;
-    if (const char* p = std::getenv("ADDSCOPE_WAITS_JSON"))
-      if (*p) json = addscope::expand_output_path(p);
-    std::vector<std::string> warnings;
-    const addscope::WaitsReportOptions opt =
-        addscope::waits_options_from_environment(&warnings);
-    for (const auto& w : warnings) std::cerr << "addscope waits: " << w << "\n";
-    if (opt.output.empty()) {
-      tool().finalize(std::cerr, json, std::cerr, note ? note : "", opt);
-    } else {
-      std::ostringstream text;
-      tool().finalize(text, json, std::cerr, note ? note : "", opt);
-      const std::string path = addscope::expand_output_path(opt.output);
-      if (addscope::Impl::write_whole_file(path, text.str(),
-                                           "ADDSCOPE_WAITS_OUTPUT", std::cerr))
-        std::cerr << "addscope waits: report in " << path << "\n";
-      else
-        std::cerr << text.str();  // never lose the report
-    }
+    std::lock_guard<std::mutex> g(finish_mutex());
+    if (g_finished) return;
+    g_finished = true;
+    tool().tracker().finish();
+    addscope::Impl::write_tool_outputs(g_outputs, tool().tracker().snapshot(),
+                                       g_options, note ? note : "", std::cerr);
+    tool().tracker().set_fed_by_kokkos_tools(false);
   } catch (...) {
     std::fprintf(stderr, "addscope waits: no report (internal error)\n");
   }
 }
 
-void exit_hook() {
-  finish_once(
-      "the program ended without Kokkos::finalize(); report written at exit");
-}
-void quick_exit_hook() {
-  finish_once(
-      "the program ended by std::quick_exit() without Kokkos::finalize(); "
-      "report written then");
+void after_fork_child() {
+  g_finished = false;
+  resolve_outputs(true);
+  tool().tracker().start_background(&addscope::Impl::on_posted_signal);
 }
 
 }  // namespace
@@ -132,17 +147,18 @@ void kokkosp_init_library(int, std::uint64_t interface_version, std::uint32_t,
                           void*) {
   guarded("kokkosp_init_library", [&] {
     tool().init(interface_version);
-    if (const char* p = std::getenv("ADDSCOPE_WAITS_TRACE")) {
-      std::string error;
-      if (*p &&
-          !tool().tracker().open_trace(addscope::expand_output_path(p), &error))
-        std::cerr << "addscope waits: " << error
-                  << " (ADDSCOPE_WAITS_TRACE); no trace\n";
-    }
-    // Registered after the device runtime started (Kokkos initializes its
-    // backends before its tools), so they run before it shuts down.
-    std::atexit(exit_hook);
-    std::at_quick_exit(quick_exit_hook);
+    resolve_outputs(false);
+    addscope::Impl::LifecycleHooks hooks;
+    hooks.finish = &finish_once;
+    hooks.after_fork_child = &after_fork_child;
+    addscope::Impl::install_lifecycle(tool().tracker(), hooks);
+    tool().tracker().start_background(&addscope::Impl::on_posted_signal);
+    if (const char* v = std::getenv("ADDSCOPE_WAITS_VERBOSE"))
+      if (*v && std::strcmp(v, "0") != 0)
+        std::fprintf(stderr,
+                     "addscope waits: loaded into process %d through Kokkos "
+                     "Tools (interface %llu)\n",
+                     int(::getpid()), (unsigned long long)interface_version);
   });
 }
 

@@ -20,7 +20,10 @@
 // Nonblocking starts (Isend, Irecv, ...) return at once and are not shown.
 #include <mpi.h>
 
+#include <atomic>
 #include <cstdint>
+#include <cstdio>
+#include <exception>
 
 #include "addscope/waits/mpi/addscope_MpiEventSource.hpp"
 
@@ -35,18 +38,46 @@ std::uint64_t type_bytes(int count, MPI_Datatype type) {
   return std::uint64_t(count) * std::uint64_t(size);
 }
 
+// Runs f; what it throws becomes one line on stderr (once): an exception
+// must never leave a PMPI wrapper into the program (nor its MPI_Finalize:
+// the other ranks would wait for this one).
+template <class F>
+void guarded(const char* where, F&& f) noexcept {
+  static std::atomic<bool> said{false};
+  try {
+    f();
+  } catch (const std::exception& e) {
+    if (!said.exchange(true))
+      std::fprintf(stderr,
+                   "addscope waits: internal error in %s (%s); the "
+                   "program goes on\n",
+                   where, e.what());
+  } catch (...) {
+    if (!said.exchange(true))
+      std::fprintf(stderr,
+                   "addscope waits: internal error in %s; the program "
+                   "goes on\n",
+                   where);
+  }
+}
+
 /// One MPI call, begun and ended around the PMPI call.
 class Scope {
  public:
   Scope(const char* name, MPI_Comm comm, bool collective,
-        std::uint64_t bytes = 0)
-      : token_(MpiEventSource::global().begin(name, comm, collective, bytes)) {}
-  ~Scope() { MpiEventSource::global().end(token_); }
+        std::uint64_t bytes = 0) {
+    guarded(name, [&] {
+      token_ = MpiEventSource::global().begin(name, comm, collective, bytes);
+    });
+  }
+  ~Scope() {
+    guarded("an MPI call's end", [&] { MpiEventSource::global().end(token_); });
+  }
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
 
  private:
-  std::uint64_t token_;
+  std::uint64_t token_ = 0;
 };
 
 }  // namespace
@@ -55,18 +86,20 @@ extern "C" {
 
 int MPI_Init(int* argc, char*** argv) {
   const int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS) MpiEventSource::global().after_init();
+  if (rc == MPI_SUCCESS)
+    guarded("MPI_Init", [] { MpiEventSource::global().after_init(); });
   return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS) MpiEventSource::global().after_init();
+  if (rc == MPI_SUCCESS)
+    guarded("MPI_Init_thread", [] { MpiEventSource::global().after_init(); });
   return rc;
 }
 
 int MPI_Finalize(void) {
-  MpiEventSource::global().before_finalize();
+  guarded("MPI_Finalize", [] { MpiEventSource::global().before_finalize(); });
   return PMPI_Finalize();
 }
 

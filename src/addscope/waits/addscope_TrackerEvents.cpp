@@ -1,0 +1,231 @@
+// addscope — the waits tracker's front doors, on the program's threads:
+// each event stamped and appended to the thread's own log (no lock, no
+// allocation in steady state, no text), nothing more.
+#include "addscope/waits/addscope_TrackerParts.hpp"
+
+namespace addscope {
+
+using Impl::no_names;
+using Impl::record;
+using Impl::set_exec;
+
+// ---- host events
+// -------------------------------------------------------------
+
+std::uint64_t SyncTracker::kernel_begin(std::string_view name, ExecId exec) {
+  ensure_device(exec.kind);
+  Parts& p = *p_;
+  const std::uint64_t id = p.next_id.fetch_add(1, std::memory_order_relaxed);
+  std::uint32_t n = 0;
+  record(
+      p.logs, p, [&](ThreadLog& l) { n = l.name(name); },
+      [&](EventRecord& r) {
+        r.kind = EventKind::KernelBegin;
+        r.id = id;
+        r.name = n;
+        set_exec(r, exec);
+      });
+  // After the tool's own work: what the device runtime does next belongs to
+  // this call.
+  if (Impl::DeviceSource* s = p.push.load(std::memory_order_acquire))
+    s->push_call(id);
+  return id;
+}
+
+void SyncTracker::kernel_end(std::uint64_t id) {
+  Parts& p = *p_;
+  // Before the tool's own work: the call ends now.
+  if (Impl::DeviceSource* s = p.push.load(std::memory_order_acquire))
+    s->pop_call();
+  record(p.logs, p, no_names, [&](EventRecord& r) {
+    r.kind = EventKind::CallEnd;
+    r.id = id;
+  });
+}
+
+std::uint64_t SyncTracker::call_begin(CallKind kind, std::string_view what,
+                                      ExecId exec, std::string_view site) {
+  ensure_device(exec.kind);
+  Parts& p = *p_;
+  const std::uint64_t id = p.next_id.fetch_add(1, std::memory_order_relaxed);
+  std::uint32_t w = 0, s = 0;
+  record(
+      p.logs, p,
+      [&](ThreadLog& l) {
+        w = l.name(what);
+        s = site.empty() ? 0 : l.name(site);
+      },
+      [&](EventRecord& r) {
+        r.kind = EventKind::CallBegin;
+        r.sub = std::uint8_t(kind);
+        r.id = id;
+        r.name = w;
+        r.site = s;
+        set_exec(r, exec);
+      });
+  return id;
+}
+
+std::uint64_t SyncTracker::deep_copy_begin(std::string_view dst,
+                                           std::string_view src,
+                                           std::string_view dst_space,
+                                           std::string_view src_space,
+                                           std::uint64_t bytes) {
+  device_seen(device_kind_of_space(dst_space));
+  device_seen(device_kind_of_space(src_space));
+  Parts& p = *p_;
+  const std::uint64_t id = p.next_id.fetch_add(1, std::memory_order_relaxed);
+  std::uint32_t d = 0, s = 0, ds = 0, ss = 0;
+  record(
+      p.logs, p,
+      [&](ThreadLog& l) {
+        d = l.name(dst);
+        s = l.name(src);
+        ds = l.name(dst_space);
+        ss = l.name(src_space);
+      },
+      [&](EventRecord& r) {
+        r.kind = EventKind::DeepCopyBegin;
+        r.id = id;
+        r.name = d;
+        r.site = s;
+        r.device = ds;
+        r.stream = ss;
+        r.u64 = bytes;
+      });
+  if (Impl::DeviceSource* src_ = p.push.load(std::memory_order_acquire))
+    src_->push_call(id);
+  return id;
+}
+
+void SyncTracker::call_end(std::uint64_t id) {
+  Parts& p = *p_;
+  record(p.logs, p, no_names, [&](EventRecord& r) {
+    r.kind = EventKind::CallEnd;
+    r.id = id;
+  });
+}
+
+void SyncTracker::call_end_innermost(CallKind kind) {
+  Parts& p = *p_;
+  if (kind == CallKind::DeepCopy)
+    if (Impl::DeviceSource* s = p.push.load(std::memory_order_acquire))
+      s->pop_call();
+  record(p.logs, p, no_names, [&](EventRecord& r) {
+    r.kind = EventKind::CallEndInnermost;
+    r.sub = std::uint8_t(kind);
+  });
+}
+
+void SyncTracker::region_push(std::string_view name) {
+  Parts& p = *p_;
+  std::uint32_t n = 0;
+  record(
+      p.logs, p, [&](ThreadLog& l) { n = l.name(name); },
+      [&](EventRecord& r) {
+        r.kind = EventKind::RegionPush;
+        r.name = n;
+      });
+}
+
+void SyncTracker::region_pop() {
+  Parts& p = *p_;
+  record(p.logs, p, no_names,
+         [&](EventRecord& r) { r.kind = EventKind::RegionPop; });
+}
+
+void SyncTracker::instant(CallKind kind, std::string_view label,
+                          std::string_view space, std::uint64_t bytes) {
+  Parts& p = *p_;
+  std::uint32_t l = 0, s = 0;
+  record(
+      p.logs, p,
+      [&](ThreadLog& log) {
+        l = log.name(label);
+        s = log.name(space);
+      },
+      [&](EventRecord& r) {
+        r.kind = EventKind::Instant;
+        r.sub = std::uint8_t(kind);
+        r.name = l;
+        r.site = s;
+        r.u64 = bytes;
+      });
+}
+
+// ---- the device source's callbacks (program threads)
+// ----------------------------
+
+void SyncTracker::on_launch(const Impl::LaunchBegin& l) {
+  Parts& p = *p_;
+  record(p.logs, p, no_names, [&](EventRecord& r) {
+    r.kind = EventKind::Launch;
+    r.correlation = l.correlation;
+    r.device = l.device;
+    r.stream = l.stream;
+    r.flags = l.stream_known ? EventRecord::kStreamKnown : 0;
+  });
+}
+
+void SyncTracker::on_launch_failed(std::uint32_t correlation) {
+  Parts& p = *p_;
+  record(p.logs, p, no_names, [&](EventRecord& r) {
+    r.kind = EventKind::LaunchFailed;
+    r.correlation = correlation;
+  });
+}
+
+void SyncTracker::on_slow_launch(double begin_s, double end_s) {
+  Parts& p = *p_;
+  ThreadLog* log = p.logs.this_thread();
+  if (!log) return;
+  log->begin();
+  if (EventRecord* r = log->reserve()) {
+    r->kind = EventKind::SlowLaunch;
+    r->set_u64_time(begin_s);
+    r->t = end_s;
+    log->commit(r->t);
+  }
+  log->end();
+}
+
+void SyncTracker::on_blocking_begin(const Impl::BlockingBegin& b) {
+  Parts& p = *p_;
+  // Its own id, should it be a call of its own (outside every call).
+  const std::uint64_t id = p.next_id.fetch_add(1, std::memory_order_relaxed);
+  record(p.logs, p, no_names, [&](EventRecord& r) {
+    r.kind = EventKind::BlockingBegin;
+    r.id = id;
+    r.sub = std::uint8_t(b.api);
+    r.flags = b.all_streams ? EventRecord::kAllStreams : 0;
+    r.device = b.device;
+    r.stream = b.stream;
+    r.u64 = b.bytes;
+    r.copy_kind = std::uint8_t(b.copy_kind);
+  });
+}
+
+void SyncTracker::on_blocking_end() {
+  Parts& p = *p_;
+  record(p.logs, p, no_names,
+         [&](EventRecord& r) { r.kind = EventKind::BlockingEnd; });
+}
+
+double SyncTracker::seconds_from_steady_ns(std::int64_t ns) const {
+  return p_->clock->from_steady_ns(ns);
+}
+
+void SyncTracker::on_device_kernels(std::vector<Impl::DeviceKernelRecord>& k) {
+  std::lock_guard<std::mutex> g(p_->analyzer.mutex());
+  p_->analyzer.drain_locked(nullptr, false);  // what came before them
+  p_->analyzer.on_device_kernels(k);
+  p_->analyzer.drain_locked(nullptr, false);
+}
+
+void SyncTracker::on_external_correlation(std::uint32_t correlation,
+                                          std::uint64_t call_id) {
+  std::lock_guard<std::mutex> g(p_->analyzer.mutex());
+  p_->analyzer.on_external_correlation(correlation, call_id);
+}
+
+}  // namespace addscope

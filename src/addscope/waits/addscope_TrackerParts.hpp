@@ -1,0 +1,100 @@
+// addscope — the waits tracker's parts (internal to addscope_SyncTracker.cpp
+// and addscope_TrackerEvents.cpp): where the program threads' records go
+// (the logs), who reads them (the analyzer), the device source's state, and
+// how one event is recorded.
+#ifndef ADDSCOPE_WAITS_TRACKERPARTS_HPP
+#define ADDSCOPE_WAITS_TRACKERPARTS_HPP
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "addscope/waits/addscope_SyncTracker.hpp"
+#include "addscope/waits/analyze/addscope_Analyzer.hpp"
+#include "addscope/waits/record/addscope_LogRegistry.hpp"
+
+namespace addscope {
+namespace Impl {
+inline std::int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace Impl
+
+using Impl::EventKind;
+using Impl::EventRecord;
+using Impl::ThreadLog;
+
+struct SyncTracker::Parts {
+  explicit Parts(TrackerOptions o)
+      : opt(std::move(o)),
+        clock(opt.clock ? opt.clock : std::make_shared<SteadyWaitsClock>()),
+        steady(dynamic_cast<SteadyWaitsClock*>(clock.get())),
+        epoch_ns(steady ? steady->epoch_ns() : 0),
+        logs(opt.tracker_limits.log_chunks),
+        analyzer(opt, logs, *clock, steady ? 2e-6 : 0.0) {}
+
+  TrackerOptions opt;
+  std::shared_ptr<WaitsClock> clock;
+  const SteadyWaitsClock* steady;  // the fast path of now()
+  std::int64_t epoch_ns;
+  Impl::LogRegistry logs;
+  Impl::Analyzer analyzer;
+  std::atomic<std::uint64_t> next_id{1};
+  // Kernels tied by the tracker's call ids: the source to push them to.
+  std::atomic<Impl::DeviceSource*> push{nullptr};
+
+  std::mutex ctl;  // the device source's state
+  std::unique_ptr<Impl::DeviceSource> source;
+  bool source_running = false;
+  bool device_times = false, callbacks_only = false, by_call = false;
+  bool tools_started_source = false, fed_by_tools = false;
+  bool devices_queried = false;
+  int tracing_refs = 0;
+  std::string source_desc;
+  double last_device_flush = 0;
+
+  double now() const {
+    return steady ? double(Impl::steady_ns() - epoch_ns) * 1e-9 : clock->now();
+  }
+  Impl::DeviceSource* running_source() {
+    std::lock_guard<std::mutex> g(ctl);
+    return source_running ? source.get() : nullptr;
+  }
+};
+
+namespace Impl {
+
+// One event on this thread's log: `fill` sets the record's fields (the
+// timestamp is taken after the tool's own work on the names, just before the
+// record is published).
+template <class Names, class Fill>
+inline void record(Impl::LogRegistry& logs, const SyncTracker::Parts& p,
+                   Names names, Fill fill) {
+  ThreadLog* log = logs.this_thread();
+  if (!log) return;  // this thread is exiting: its log is gone
+  log->begin();
+  names(*log);
+  if (EventRecord* r = log->reserve()) {
+    fill(*r);
+    r->t = p.now();
+    log->commit(r->t);
+  }
+  log->end();
+}
+inline void no_names(ThreadLog&) {}
+
+inline void set_exec(EventRecord& r, const ExecId& e) {
+  r.exec_kind = std::uint8_t(e.kind);
+  r.exec_device = e.device;
+  r.exec_instance = e.instance;
+}
+
+}  // namespace Impl
+
+}  // namespace addscope
+
+#endif

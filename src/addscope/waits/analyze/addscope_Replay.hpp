@@ -1,0 +1,174 @@
+// addscope — the analyzer's interpretation of the events, in time order:
+// each thread's calls, regions and blocking calls replayed onto its call
+// stack (analyze/addscope_HostThreads.hpp), launches tied to their kernel
+// records (analyze/addscope_Launches.hpp), and, once nothing earlier can
+// arrive any more (settle), the attribution rules (attribution/) applied
+// and the results folded into the ledger and written to the trace. Owned
+// and run by one thread at a time (the analyzer's lock): no lock inside.
+//
+// addscope_Replay.cpp handles the events; addscope_Settle.cpp settles.
+#ifndef ADDSCOPE_WAITS_ANALYZE_REPLAY_HPP
+#define ADDSCOPE_WAITS_ANALYZE_REPLAY_HPP
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "addscope/waits/addscope_TrackerOptions.hpp"
+#include "addscope/waits/addscope_WaitsSnapshot.hpp"
+#include "addscope/waits/analyze/addscope_HostThreads.hpp"
+#include "addscope/waits/analyze/addscope_Launches.hpp"
+#include "addscope/waits/analyze/addscope_NameTable.hpp"
+#include "addscope/waits/analyze/addscope_TimeQueue.hpp"
+#include "addscope/waits/attribution/addscope_Ledger.hpp"
+#include "addscope/waits/device/addscope_DeviceSource.hpp"
+
+namespace addscope {
+namespace Impl {
+
+class ChromeTrace;
+
+constexpr double kForever = std::numeric_limits<double>::infinity();
+/// A launch call longer than this may have blocked (behind the legacy
+/// stream, a full launch queue): it is looked at as a blocking call.
+constexpr double kSlowLaunch_s = 20e-6;
+
+/// How device work is observed right now.
+struct DeviceMode {
+  bool async_seen = false;      // an asynchronous device is in use
+  bool device_times = false;    // kernel records come
+  bool callbacks_only = false;  // launches and blocking calls, no records
+  LaunchTie tie = LaunchTie::Callbacks;
+};
+
+class Replay {
+ public:
+  explicit Replay(const TrackerOptions& opt);
+  ~Replay();
+
+  DeviceMode mode;
+  bool device_times_ever = false, callbacks_ever = false;
+  std::uint64_t kokkos_interface = 0;
+  DeviceKind default_kind = DeviceKind::Unknown;  // Kokkos' default space
+  int keep_recent = 0;  // the library's front door reads recent waits
+
+  // ---- host events (times on the tracker's clock) ---------------------------
+  void kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
+                    std::uint32_t name, ExecId exec);
+  void call_begin(std::uint32_t thread, double t, std::uint64_t id,
+                  CallKind kind, std::uint32_t what, std::uint32_t site,
+                  ExecId exec);
+  void call_end(std::uint32_t thread, double t, std::uint64_t id);
+  void call_end_innermost(std::uint32_t thread, double t, CallKind kind);
+  void region_push(std::uint32_t thread, double t, std::uint32_t name);
+  void region_pop(std::uint32_t thread, double t);
+  /// An allocation or deallocation: context for what follows.
+  void instant(std::uint32_t thread, CallKind kind, std::uint32_t label,
+               std::uint32_t space, std::uint64_t bytes);
+  void launch(std::uint32_t thread, double t, const LaunchBegin& l);
+  void launch_failed(std::uint32_t correlation);
+  void slow_launch(std::uint32_t thread, double begin_s, double end_s);
+  void blocking_begin(std::uint32_t thread, double t, const BlockingBegin& b,
+                      std::uint64_t own_id);
+  void blocking_end(std::uint32_t thread, double t);
+  void thread_exit(std::uint32_t thread);
+
+  // ---- device records
+  // ------------------------------------------------------------
+  /// Kernels the device ran: held until their launch is known (settle).
+  void device_kernel(const DeviceKernelRecord& r);
+  /// CUPTI: runtime call `correlation` was made inside Kokkos call `id`.
+  void external_correlation(std::uint32_t correlation, std::uint64_t id) {
+    launches_.map_correlation(correlation, id);
+  }
+
+  // ---- settling (addscope_Settle.cpp)
+  // ------------------------------------------------
+  /// Attributes and forgets everything that can no longer change: nothing
+  /// will arrive from the program's threads before `host_s`, and every
+  /// kernel that ended before `device_s` has been delivered. kForever for
+  /// both: the end of the run (what is still missing is given up).
+  void settle(double host_s, double device_s);
+  /// Past the cap on records held: settles what is held with what has
+  /// arrived (counted).
+  void enforce_cap(double now_s);
+  std::size_t pending_total() const;
+
+  // ---- results
+  // ------------------------------------------------------------------------
+  NameTable& names() { return names_; }
+  const Ledger& ledger() const { return ledger_; }
+  WaitsDropped& dropped() { return dropped_; }
+  std::uint64_t kernels_without_record() const { return without_record_; }
+  void fill_snapshot(WaitsSnapshot& w) const;
+  void fill_footprint(TrackerFootprint& f) const;
+  /// The calls begun at or after `mark`, longest wait first.
+  std::vector<CallRecord> waits_since(std::uint64_t mark) const {
+    return ledger_.waits_since(mark);
+  }
+  void set_trace(std::unique_ptr<ChromeTrace> t);
+  ChromeTrace* trace() { return trace_.get(); }
+
+ private:
+  struct LiveBlocking {
+    BlockingCall b;
+    std::uint32_t via = 0;
+  };
+  // events
+  void set_last_event(HostThread& t, std::uint32_t what, bool launch);
+  std::uint32_t last_event(HostThread& t);
+  Charge* charge_of(std::uint64_t id, std::uint32_t thread);
+  void end_open(HostThread& t, Open& o, double now_s);
+  void add_live(LiveCall c);
+  std::uint32_t describe_blocking(const BlockingBegin& b);
+  void kokkos_only_completion(HostThread& t, const Open& call, double end_s);
+  void callbacks_completion(const BlockingCall& b, Charge* owner);
+  WaitClass classify(CallKind kind, std::uint32_t what, SyncApi api);
+  bool fence_completes_launch(std::uint32_t fence, std::uint32_t launch);
+  // settling
+  void settle_impl(double host_s, double device_s, bool force);
+  bool resolve(DeviceKernel& k, const DeviceKernelRecord& r, double host_s,
+               bool final);
+  void attribute_blocking(LiveBlocking& lb);
+  void finalize_kernel(DeviceKernel& k);
+  void finalize_call(std::uint64_t id, CallKind kind, std::uint32_t what,
+                     std::uint32_t site, std::uint32_t regions,
+                     std::uint32_t context, std::uint32_t via, SyncApi api,
+                     std::uint32_t thread, double begin_s, double end_s,
+                     bool bound, std::vector<Share>& shares);
+  void finalize_live(LiveCall& c);
+  void trace_kernel(const DeviceKernel& k, double overlap_s);
+
+  const TrackerOptions& opt_;
+  TrackerLimits lim_;
+  WaitsDropped dropped_;
+  NameTable names_;
+  HostThreads threads_;
+  Launches launches_;
+  Ledger ledger_;
+  std::unique_ptr<ChromeTrace> trace_;
+
+  std::unordered_map<std::uint64_t, LiveCall> live_calls_;
+  TimeQueue<std::uint64_t> live_by_end_;  // live calls named, by end time
+  TimeQueue<LiveBlocking> blockings_;     // finished blocking calls, by begin
+  TimeQueue<DeviceKernel> device_;        // kernels not settled, by end
+  std::vector<DeviceKernelRecord> arrived_;  // kernels not yet resolved
+  std::vector<std::string> arrived_names_;   // ... their device names
+  std::uint64_t without_record_ = 0;
+  double synced_s_ = 0;  // the device had finished all launched before this
+  std::unordered_map<std::uint64_t, ExecId> stream_exec_;  // dev<<32|stream
+  DeviceKind host_kind_ = DeviceKind::Unknown;  // a host space kernels ran on
+  std::vector<DeviceKernel*> scratch_cands_;
+  std::vector<const DeviceKernel*> scratch_ccands_;
+
+ public:
+  std::vector<DeviceCapacity> devices;  // what each device can hold
+};
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif

@@ -1,0 +1,159 @@
+#include "addscope/waits/record/addscope_ThreadLog.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+namespace addscope {
+namespace Impl {
+
+ChunkPool::~ChunkPool() {
+  for (LogChunk* c : free_) delete c;
+}
+
+LogChunk* ChunkPool::take(bool force) {
+  LogChunk* c = nullptr;
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    if (!free_.empty()) {
+      c = free_.back();
+      free_.pop_back();
+    } else if (allocated_ < max_ || force) {
+      ++allocated_;
+    } else {
+      return nullptr;
+    }
+  }
+  if (!c) return new LogChunk;  // outside the lock
+  c->count.store(0, std::memory_order_relaxed);
+  c->next.store(nullptr, std::memory_order_relaxed);
+  return c;
+}
+
+void ChunkPool::give(LogChunk* c) {
+  if (!c) return;
+  std::lock_guard<std::mutex> g(mu_);
+  free_.push_back(c);
+}
+
+bool ChunkPool::low() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return allocated_ >= max_ / 2 && free_.size() < max_ / 4;
+}
+
+std::size_t ChunkPool::allocated() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return allocated_;
+}
+
+ThreadLog::ThreadLog(ChunkPool& pool, std::uint32_t thread_index)
+    : pool_(pool), thread_(thread_index), slot_ids_(NameCache::kSlots, 0) {
+  // The first chunk before the log is published: the reader starts there.
+  cur_ = rd_ = pool_.take(true);
+}
+
+ThreadLog::~ThreadLog() {
+  LogChunk* c = rd_;  // every chunk from the reader's to the writer's
+  while (c) {
+    LogChunk* n = c->next.load(std::memory_order_acquire);
+    pool_.give(c);
+    c = n;
+  }
+}
+
+bool ThreadLog::next_chunk() {
+  LogChunk* n = pool_.take();
+  if (!n && dropping_) return false;  // still no room: drop at once
+  if (!n) {
+    // The analyzer is behind: wake it, wait a bounded time, then drop
+    // (and go on dropping at once until a chunk is free again).
+    pool_.wake();
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration<double>(kOverflowWait_s);
+    while (!n && std::chrono::steady_clock::now() < until) {
+      sched_yield();
+      n = pool_.take();
+    }
+    if (!n) {
+      dropping_ = true;
+      return false;
+    }
+  }
+  dropping_ = false;
+  if (pool_.low()) pool_.wake();  // the analyzer should drain soon
+  // The rest of the current chunk is padding (kind None), so that the
+  // reader moves on.
+  if (pos_ < kChunkRecords) {
+    std::memset(static_cast<void*>(&cur_->rec[pos_]), 0,
+                (kChunkRecords - pos_) * sizeof(EventRecord));
+    pos_ = kChunkRecords;
+    cur_->count.store(kChunkRecords, std::memory_order_release);
+  }
+  cur_->next.store(n, std::memory_order_release);
+  cur_ = n;
+  pos_ = 0;
+  return true;
+}
+
+EventRecord* ThreadLog::reserve(std::uint32_t n) {
+  if (pos_ + n > kChunkRecords && !next_chunk()) {
+    dropped_.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  EventRecord* r = &cur_->rec[pos_];
+  std::memset(static_cast<void*>(r), 0, n * sizeof *r);
+  pos_ += n;
+  return r;
+}
+
+std::uint32_t ThreadLog::name(std::string_view s) {
+  if (s.size() > kMaxName) s = s.substr(0, kMaxName);
+  bool is_new = false;
+  const std::uint32_t slot = names_.find(s, &is_new);
+  if (!is_new) return slot;
+  // The NameDef and its text, whole, in one chunk.
+  const auto text_records =
+      std::uint32_t((s.size() + sizeof(EventRecord) - 1) / sizeof(EventRecord));
+  EventRecord* d = reserve(1 + text_records);
+  if (!d) {
+    names_.forget(slot);
+    return 0;
+  }
+  d->kind = EventKind::NameDef;
+  d->name = slot;
+  d->u64 = s.size();
+  std::memcpy(static_cast<void*>(d + 1), s.data(), s.size());
+  commit();
+  return slot;
+}
+
+const EventRecord* ThreadLog::peek() {
+  for (;;) {
+    if (rpos_ == kChunkRecords) {
+      LogChunk* n = rd_->next.load(std::memory_order_acquire);
+      if (!n) return nullptr;
+      pool_.give(rd_);
+      rd_ = n;
+      rpos_ = 0;
+    }
+    if (rpos_ >= rd_->count.load(std::memory_order_acquire)) return nullptr;
+    const EventRecord* r = &rd_->rec[rpos_];
+    if (r->kind != EventKind::None) return r;
+    ++rpos_;  // padding
+  }
+}
+
+std::string_view ThreadLog::pop_name_def() {
+  const EventRecord* d = &rd_->rec[rpos_];
+  const std::size_t len = std::size_t(d->u64);
+  const char* text = reinterpret_cast<const char*>(d + 1);
+  text_.assign(text, len);
+  rpos_ +=
+      1 + std::uint32_t((len + sizeof(EventRecord) - 1) / sizeof(EventRecord));
+  return text_;
+}
+
+}  // namespace Impl
+}  // namespace addscope

@@ -1,0 +1,157 @@
+// addscope — a program thread's event log: records appended by the thread
+// that owns it, without a lock, into chunks of kChunkRecords; read in order
+// by the analyzer, which gives each chunk it has read whole back to the
+// pool. The writer takes the pool's lock only to swap a full chunk (once per
+// kChunkRecords records). Single writer, single reader.
+//
+// Overflow: when the pool has no chunk left (its cap reached: the analyzer
+// is behind), the writer wakes the analyzer and waits at most kOverflowWait
+// for one; then the record is dropped and counted (`dropped`), and later
+// ones are dropped at once until a chunk is free again: the program is
+// never blocked longer than that. (The analyzer is woken before that, as
+// soon as half the cap is out.)
+//
+// The analyzer's watermark (analyze/addscope_Analyzer.cpp) needs to know
+// whether a writer is between taking its timestamp and committing: `busy`
+// is set, with a full fence, before the timestamp is taken and cleared after
+// the commit.
+#ifndef ADDSCOPE_WAITS_RECORD_THREADLOG_HPP
+#define ADDSCOPE_WAITS_RECORD_THREADLOG_HPP
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "addscope/waits/record/addscope_EventRecord.hpp"
+#include "addscope/waits/record/addscope_NameCache.hpp"
+
+namespace addscope {
+namespace Impl {
+
+constexpr std::uint32_t kChunkRecords = 1024;  // 64 KiB a chunk
+
+struct LogChunk {
+  std::atomic<std::uint32_t> count{0};  ///< records committed
+  std::atomic<LogChunk*> next{nullptr};
+  EventRecord rec[kChunkRecords];
+};
+
+/// The chunks of every log of a tracker: recycled, capped.
+class ChunkPool {
+ public:
+  explicit ChunkPool(std::size_t max_chunks) : max_(max_chunks) {}
+  ~ChunkPool();
+  ChunkPool(const ChunkPool&) = delete;
+  ChunkPool& operator=(const ChunkPool&) = delete;
+  /// A cleared chunk, or null at the cap (`force`: past the cap too: a
+  /// new log's first chunk).
+  LogChunk* take(bool force = false);
+  void give(LogChunk* c);
+  std::size_t allocated() const;
+  /// Half the cap is out and few chunks are free: time to drain.
+  bool low() const;
+  /// Called (outside the lock) when a writer found the pool empty.
+  void set_wake(void (*wake)(void*), void* arg) {
+    wake_ = wake;
+    wake_arg_ = arg;
+  }
+  void wake() const {
+    if (wake_) wake_(wake_arg_);
+  }
+  /// Fork: the child's copy of the lock may be held by a thread that does
+  /// not exist there.
+  std::mutex& mutex() { return mu_; }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<LogChunk*> free_;
+  std::size_t allocated_ = 0, max_;
+  void (*wake_)(void*) = nullptr;
+  void* wake_arg_ = nullptr;
+};
+
+class ThreadLog {
+ public:
+  static constexpr double kOverflowWait_s = 200e-6;
+
+  ThreadLog(ChunkPool& pool, std::uint32_t thread_index);
+  ~ThreadLog();  // gives its chunks back
+  ThreadLog(const ThreadLog&) = delete;
+  ThreadLog& operator=(const ThreadLog&) = delete;
+
+  std::uint32_t thread_index() const { return thread_; }
+
+  // ---- writer (the owning thread) ----------------------------------------
+  /// Brackets one event: set before its timestamp is taken.
+  void begin() {
+    busy_.store(1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  }
+  void end() { busy_.store(0, std::memory_order_release); }
+  /// The slot of name `s`, its definition appended first if it is new.
+  /// Names longer than kMaxName bytes are cut there.
+  std::uint32_t name(std::string_view s);
+  static constexpr std::size_t kMaxName = 16 * sizeof(EventRecord) * 8;
+  /// Room for `n` consecutive records (zeroed) in one chunk, or null if
+  /// they had to be dropped.
+  EventRecord* reserve(std::uint32_t n = 1);
+  /// Publishes the records reserve() returned.
+  void commit() { cur_->count.store(pos_, std::memory_order_release); }
+  /// Publishes a timed record reserve() returned, at time `t`.
+  void commit(double t) {
+    last_committed_t_.store(t, std::memory_order_relaxed);
+    cur_->count.store(pos_, std::memory_order_release);
+  }
+  /// No more records will come (the thread is exiting).
+  void retire() { retired_.store(true, std::memory_order_release); }
+
+  // ---- reader (the analyzer) ---------------------------------------------
+  /// The next committed record, or null if none is there yet (records of
+  /// kind None, padding, are skipped).
+  const EventRecord* peek();
+  void pop() { ++rpos_; }
+  /// At a NameDef record: its text (the records after it), and pops it all.
+  std::string_view pop_name_def();
+  bool busy() const { return busy_.load(std::memory_order_acquire) != 0; }
+  /// The time of the last timed record committed (a lower bound of the
+  /// time of the one being written while busy()).
+  double last_committed_t() const {
+    return last_committed_t_.load(std::memory_order_acquire);
+  }
+  bool retired() const { return retired_.load(std::memory_order_acquire); }
+  std::uint64_t dropped() const {
+    return dropped_.load(std::memory_order_relaxed);
+  }
+  /// Slot -> the analyzer's name id (the analyzer's own table).
+  std::vector<std::uint32_t>& slot_ids() { return slot_ids_; }
+  /// The time of the last timed record the analyzer read.
+  double last_t = 0;
+
+ private:
+  bool next_chunk();
+  std::string text_;  // pop_name_def()'s
+  ChunkPool& pool_;
+  const std::uint32_t thread_;
+  std::atomic<std::uint32_t> busy_{0};
+  std::atomic<bool> retired_{false};
+  std::atomic<std::uint64_t> dropped_{0};
+  std::atomic<double> last_committed_t_{-1e300};
+  // writer
+  LogChunk* cur_ = nullptr;
+  std::uint32_t pos_ = 0;
+  bool dropping_ = false;
+  NameCache names_;
+  // reader
+  LogChunk* rd_ = nullptr;
+  std::uint32_t rpos_ = 0;
+  std::vector<std::uint32_t> slot_ids_;
+};
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif

@@ -1,0 +1,50 @@
+// addscope — where the waits tool writes its report, JSON and trace:
+// resolved once, when the tool starts (placeholders expanded, made absolute
+// against the working folder of that moment, so a later chdir moves
+// nothing), with every problem said then in one line each: a path that is
+// not a regular file (core/addscope_OutputFile.hpp refuses it), two outputs
+// naming the same file. In a child after fork() the patterns are resolved
+// again with the child's pid; an output whose pattern has no %p would name
+// the parent's file, so the child does not write it (its report goes to
+// stderr) — or writes nothing at all with ADDSCOPE_WAITS_CHILDREN=quiet.
+#ifndef ADDSCOPE_WAITS_TOOL_TOOLOUTPUTS_HPP
+#define ADDSCOPE_WAITS_TOOL_TOOLOUTPUTS_HPP
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "addscope/waits/addscope_WaitsSnapshot.hpp"
+#include "addscope/waits/output/addscope_WaitsOptions.hpp"
+
+namespace addscope {
+namespace Impl {
+
+struct ToolOutputs {
+  std::string report;  ///< "" : stderr; "-" : stdout; else an absolute path
+  std::string json;    ///< "" : none
+  std::string trace;   ///< "" : none
+  bool quiet = false;  ///< write nothing (a child, ADDSCOPE_WAITS_CHILDREN)
+  /// What is wrong with the patterns, a line each (said at start-up).
+  std::vector<std::string> problems;
+
+  /// From the report pattern in `opt` and the JSON and trace patterns (null
+  /// or "" for none). `child`: in a child process after fork().
+  static ToolOutputs resolve(const WaitsReportOptions& opt,
+                             const char* json_pattern,
+                             const char* trace_pattern, bool child,
+                             const char* children = nullptr);
+};
+
+/// Writes the report of `snap` (after `note`, if any) and its JSON where
+/// `out` says; never throws. A file that cannot be written costs one line on
+/// `errors` (and the report then goes to stderr: it is never lost). False if
+/// anything could not be written.
+bool write_tool_outputs(const ToolOutputs& out, const WaitsSnapshot& snap,
+                        const WaitsReportOptions& opt, const std::string& note,
+                        std::ostream& errors);
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif

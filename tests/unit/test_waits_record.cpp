@@ -1,0 +1,386 @@
+// Record now, explain later: the program threads' side of the waits tracker
+// (record/: name cache, thread logs, chunk pool) and the analyzer's (the
+// merge, the background thread, kernels tied by the tracker's call ids, the
+// device's delivery watermark, fork).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "addscope/waits/record/addscope_NameCache.hpp"
+#include "addscope/waits/record/addscope_ThreadLog.hpp"
+#include "waits_sim.hpp"
+
+using addscope::CallKind;
+using addscope::DeviceKind;
+using addscope::SyncApi;
+using addscope::Impl::ChunkPool;
+using addscope::Impl::EventKind;
+using addscope::Impl::EventRecord;
+using addscope::Impl::kChunkRecords;
+using addscope::Impl::NameCache;
+using addscope::Impl::ThreadLog;
+using addscope_test::cuda;
+using addscope_test::WaitsSim;
+
+// ---- the name cache
+// -------------------------------------------------------------
+
+TEST(WaitsRecord, NamesAreFoundByTextWhateverTheirAddress) {
+  NameCache c;
+  bool is_new = false;
+  std::string a = "user::kernel_one", b = a;  // same text, two addresses
+  const auto s1 = c.find(a, &is_new);
+  EXPECT_TRUE(is_new);
+  EXPECT_NE(s1, 0u);
+  EXPECT_EQ(c.find(b, &is_new), s1);
+  EXPECT_FALSE(is_new);
+  EXPECT_EQ(c.text(s1), "user::kernel_one");
+  EXPECT_EQ(c.find("", &is_new), 0u);  // the empty name
+}
+
+TEST(WaitsRecord, AnAddressReusedForAnotherTextIsAnotherName) {
+  // Kokkos passes the text of temporaries: the same buffer holds one label
+  // now and another later. The cache must never trust the address alone.
+  NameCache c;
+  char buf[32];
+  bool is_new = false;
+  std::strcpy(buf, "label::first");
+  const auto s1 = c.find(buf, &is_new);
+  std::strcpy(buf, "label::other");  // same address, same length
+  const auto s2 = c.find(buf, &is_new);
+  EXPECT_TRUE(is_new);
+  EXPECT_NE(s1, s2);
+  EXPECT_EQ(c.text(s2), "label::other");
+  std::strcpy(buf, "label::first");
+  EXPECT_EQ(c.find(buf, &is_new), s1);
+  EXPECT_FALSE(is_new);
+}
+
+TEST(WaitsRecord, SlotsAreReusedInTurnAndRedefined) {
+  NameCache c;
+  bool is_new = false;
+  const auto first = c.find("name 0", &is_new);
+  for (std::uint32_t i = 1; i + 1 < NameCache::kSlots; ++i)
+    c.find("name " + std::to_string(i), &is_new);
+  // Every slot taken: the next new name takes the first one's slot...
+  const auto again = c.find("one more", &is_new);
+  EXPECT_TRUE(is_new);
+  EXPECT_EQ(again, first);
+  // ... and the first name, asked for again, is new again (defined anew).
+  c.find("name 0", &is_new);
+  EXPECT_TRUE(is_new);
+}
+
+// ---- thread logs
+// -------------------------------------------------------------------
+
+namespace {
+// Reads every record (name definitions applied) the way the analyzer does.
+std::vector<EventRecord> read_all(ThreadLog& l,
+                                  std::vector<std::string>* names) {
+  std::vector<EventRecord> out;
+  while (const EventRecord* r = l.peek()) {
+    if (r->kind == EventKind::NameDef) {
+      const std::uint32_t slot = r->name;
+      const std::string text(l.pop_name_def());
+      if (names) {
+        if (names->size() <= slot) names->resize(slot + 1);
+        (*names)[slot] = text;
+      }
+      continue;
+    }
+    out.push_back(*r);
+    l.pop();
+  }
+  return out;
+}
+}  // namespace
+
+TEST(WaitsRecord, LogsKeepOrderAcrossChunksAndRecycleThem) {
+  ChunkPool pool(8);
+  ThreadLog log(pool, 0);
+  const int n = 3 * kChunkRecords + 17;
+  std::vector<EventRecord> got;
+  std::vector<std::string> names;
+  for (int i = 0; i < n; ++i) {
+    log.begin();
+    const auto slot = log.name(i % 2 ? "odd" : "even name, a longer one");
+    EventRecord* r = log.reserve();
+    ASSERT_NE(r, nullptr);
+    r->kind = EventKind::RegionPush;
+    r->name = slot;
+    r->id = std::uint64_t(i);
+    r->t = i;
+    log.commit(r->t);
+    log.end();
+    if (i % 1000 == 999) {  // the reader, now and then
+      auto part = read_all(log, &names);
+      got.insert(got.end(), part.begin(), part.end());
+    }
+  }
+  auto rest = read_all(log, &names);
+  got.insert(got.end(), rest.begin(), rest.end());
+  ASSERT_EQ(got.size(), std::size_t(n));
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(got[i].id, std::uint64_t(i));
+    EXPECT_EQ(names[got[i].name], i % 2 ? "odd" : "even name, a longer one");
+  }
+  // Chunks read whole went back to the pool: a few in use, not n's worth.
+  EXPECT_LE(pool.allocated(), 3u);
+  EXPECT_EQ(log.dropped(), 0u);
+}
+
+TEST(WaitsRecord, AFullPoolDropsAndCountsWithoutBlocking) {
+  ChunkPool pool(1);  // the log's first chunk is all there is
+  ThreadLog log(pool, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  int kept = 0;
+  for (int i = 0; i < 2 * int(kChunkRecords); ++i) {
+    log.begin();
+    if (EventRecord* r = log.reserve()) {
+      r->kind = EventKind::RegionPop;
+      log.commit(double(i));
+      ++kept;
+    }
+    log.end();
+  }
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
+  EXPECT_EQ(kept, int(kChunkRecords));
+  EXPECT_EQ(log.dropped(), std::uint64_t(kChunkRecords));
+  // Only the first drop waited (at most ThreadLog::kOverflowWait_s): the
+  // others were dropped at once.
+  EXPECT_LT(s, 0.5);
+  EXPECT_EQ(read_all(log, nullptr).size(), std::size_t(kChunkRecords));
+}
+
+TEST(WaitsRecord, ALongNameIsDefinedWholeInOneChunk) {
+  ChunkPool pool(8);
+  ThreadLog log(pool, 0);
+  std::vector<std::string> names;
+  // Fill most of the first chunk, then a name that cannot fit in its rest.
+  for (std::uint32_t i = 0; i + 3 < kChunkRecords; ++i) {
+    log.begin();
+    EventRecord* r = log.reserve();
+    r->kind = EventKind::RegionPop;
+    log.commit(0.0);
+    log.end();
+  }
+  const std::string long_name(1000, 'k');
+  log.begin();
+  const auto slot = log.name(long_name);
+  EventRecord* r = log.reserve();
+  r->kind = EventKind::RegionPush;
+  r->name = slot;
+  log.commit(1.0);
+  log.end();
+  const auto got = read_all(log, &names);
+  ASSERT_EQ(got.size(), std::size_t(kChunkRecords - 3 + 1));
+  EXPECT_EQ(got.back().kind, EventKind::RegionPush);
+  EXPECT_EQ(names.at(got.back().name), long_name);
+}
+
+// ---- the analyzer
+// ------------------------------------------------------------------
+
+// Many threads recording at once, the analyzer draining on its own thread:
+// every event counted, nothing dropped, per-thread order kept (no call ends
+// before it begins).
+TEST(WaitsAnalyzer, ManyThreadsWithTheAnalyzerOnItsOwnThread) {
+  addscope::TrackerOptions o;
+  o.background = true;
+  addscope::SyncTracker t(o);
+  t.start_background();
+  // Within the logs' cap even if the analyzer never ran (a loaded machine):
+  // what is checked is the merge, not the analyzer's speed.
+  const int threads = 8, kernels = 4000;
+  std::vector<std::thread> ts;
+  addscope::ExecId host;
+  host.kind = DeviceKind::OpenMP;
+  for (int k = 0; k < threads; ++k)
+    ts.emplace_back([&, k] {
+      const std::string label = "thread " + std::to_string(k) + " kernel";
+      for (int i = 0; i < kernels; ++i) {
+        t.region_push("region");
+        t.kernel_end(t.kernel_begin(label, host));
+        t.region_pop();
+      }
+    });
+  for (auto& th : ts) th.join();
+  t.finish();
+  const auto w = t.snapshot();
+  EXPECT_EQ(w.dropped.events, 0u);
+  EXPECT_EQ(w.dropped.unmatched_ends, 0u);
+  EXPECT_EQ(w.dropped.unended_calls, 0u);
+  std::uint64_t calls = 0;
+  for (const auto& k : w.kernels) {
+    EXPECT_EQ(k.calls, std::uint64_t(kernels)) << k.name;
+    calls += k.calls;
+  }
+  EXPECT_EQ(calls, std::uint64_t(threads) * kernels);
+  EXPECT_EQ(w.threads_seen, std::uint64_t(threads));
+}
+
+namespace {
+// A device source that delivers by hand what a test queues, as CUPTI would:
+// only when flushed (the tracker's flush() or the analyzer's own).
+struct FakeSource final : addscope::Impl::DeviceSource {
+  bool by_call = true;
+  std::vector<addscope::Impl::DeviceKernelRecord> queued, ready;
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> ext_queued, ext_ready;
+  std::vector<std::uint64_t>* pushed = nullptr;
+  bool start(addscope::Impl::DeviceSink&) override { return true; }
+  void stop() override { flush(); }
+  void flush() override {
+    ready.insert(ready.end(), queued.begin(), queued.end());
+    queued.clear();
+    ext_ready.insert(ext_ready.end(), ext_queued.begin(), ext_queued.end());
+    ext_queued.clear();
+  }
+  std::string description() const override { return "fake"; }
+  bool ties_by_call() const override { return by_call; }
+  void push_call(std::uint64_t id) override {
+    if (pushed) pushed->push_back(id);
+  }
+  void drain(addscope::Impl::DeviceRecordSink& out) override {
+    for (const auto& e : ext_ready)
+      out.on_external_correlation(e.first, e.second);
+    ext_ready.clear();
+    if (!ready.empty()) out.on_device_kernels(ready);
+    ready.clear();
+  }
+};
+}  // namespace
+
+// Kernels tied by the Kokkos call's id (no launch callback): the kernel
+// record's correlation maps to the call that pushed it; a blocking call is
+// attributed only once a flush has delivered what it may have waited for.
+TEST(WaitsAnalyzer, KernelsTiedByTheCallIdAndAttributedAfterDelivery) {
+  auto clock = std::make_shared<addscope::ManualWaitsClock>();
+  FakeSource* src = new FakeSource;
+  std::vector<std::uint64_t> pushed;
+  src->pushed = &pushed;
+  addscope::TrackerOptions o;
+  o.clock = clock;
+  o.make_device_source = [src] {
+    return std::unique_ptr<addscope::Impl::DeviceSource>(src);
+  };
+  addscope::SyncTracker t(o);
+  ASSERT_TRUE(t.start_device_tracing());
+  clock->set(1.0);
+  const auto id = t.kernel_begin("user::slow[1x1]", cuda());
+  clock->set(1.00001);
+  t.kernel_end(id);
+  ASSERT_EQ(pushed, std::vector<std::uint64_t>{id});  // kernels only
+  // The read: a deep_copy 1.00005 .. 1.60001 blocked in a cudaMemcpy
+  // 1.0001 .. 1.6.
+  clock->set(1.00005);
+  t.deep_copy_begin("h", "d", "Host", "Cuda", 4);
+  pushed.clear();
+  addscope::Impl::BlockingBegin b;
+  b.api = SyncApi::Memcpy;
+  clock->set(1.0001);
+  t.on_blocking_begin(b);
+  clock->set(1.6);
+  t.on_blocking_end();
+  clock->set(1.60001);
+  t.call_end_innermost(CallKind::DeepCopy);
+  // The kernel ran 1.00002 .. 1.59999; CUPTI has it, not delivered yet.
+  addscope::Impl::DeviceKernelRecord r;
+  r.correlation = 77;
+  r.stream = 7;
+  r.start_s = 1.00002;
+  r.end_s = 1.59999;
+  r.shape.grid[0] = r.shape.block[0] = 1;
+  r.shape.grid[1] = r.shape.grid[2] = r.shape.block[1] = r.shape.block[2] = 1;
+  r.name = "_Z4slowv";
+  src->queued.push_back(r);
+  src->ext_queued.push_back({77, id});
+  clock->set(1.7);
+  // Not delivered: the deep_copy is not settled yet (it would read "waited
+  // for nothing").
+  auto pending = t.snapshot();
+  EXPECT_TRUE(pending.waits.empty());
+  for (const auto& site : pending.sites)
+    EXPECT_EQ(site.kind == CallKind::DeepCopy ? site.calls : 0u, 0u)
+        << site.site << " settled before its kernel was delivered";
+  t.flush();  // delivers: now the wait is known
+  const auto w = t.snapshot();
+  ASSERT_EQ(w.waits.size(), 1u);
+  EXPECT_EQ(w.waits[0].waited_for.at(0).kernel, "user::slow[1x1]");
+  EXPECT_NEAR(w.waits[0].wait_s, 1.59999 - 1.0001, 1e-9);
+  EXPECT_EQ(w.waits[0].wait_class, addscope::WaitClass::Hidden);
+  t.finish();
+}
+
+// A kernel a deep_copy launches is that call's own work, tied by its id.
+TEST(WaitsAnalyzer, AKernelADeepCopyLaunchesIsItsOwnWork) {
+  addscope::TrackerOptions o;
+  o.device_records_by_hand = true;
+  o.tie_by_hand = addscope::LaunchTie::External;
+  WaitsSim s(o);
+  s.at(1.0);
+  const auto dc = s.t->deep_copy_begin("dst", "src", "Cuda", "Cuda", 4000000);
+  s.at(1.0001);
+  s.t->on_blocking_begin({});
+  s.at(1.2);
+  s.t->on_blocking_end();
+  s.at(1.2001);
+  s.t->call_end_innermost(CallKind::DeepCopy);
+  s.t->on_external_correlation(5, dc);
+  addscope::Impl::DeviceKernelRecord r;
+  r.correlation = 5;
+  r.start_s = 1.00005;
+  r.end_s = 1.19;
+  r.name = "_Z8copyview";
+  std::vector<addscope::Impl::DeviceKernelRecord> v{r};
+  s.t->on_device_kernels(v);
+  const auto w = s.done();
+  EXPECT_TRUE(w.waits.empty()) << w.waits[0].what;
+  EXPECT_EQ(w.totals.hidden_calls, 0u);
+}
+
+// fork() while the tool works: the child starts empty and never hangs, the
+// parent keeps its state.
+TEST(WaitsAnalyzer, ForkLeavesTheChildEmptyAndNeverHangs) {
+  addscope::TrackerOptions o;
+  o.background = true;
+  addscope::SyncTracker t(o);
+  t.start_background();
+  addscope::ExecId host;
+  host.kind = DeviceKind::Serial;
+  std::atomic<bool> stop{false};
+  std::thread busy([&] {
+    while (!stop) t.kernel_end(t.kernel_begin("busy", host));
+  });
+  for (int k = 0; k < 20; ++k) {
+    t.prepare_fork();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      t.after_fork_child();
+      t.kernel_end(t.kernel_begin("child", host));
+      t.finish();
+      const auto w = t.snapshot();
+      bool only_child = w.kernels.size() == 1 && w.kernels[0].name == "child";
+      _exit(only_child ? 0 : 3);
+    }
+    t.after_fork_parent();
+    int st = 0;
+    ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+    ASSERT_TRUE(WIFEXITED(st)) << "child " << k << " did not exit";
+    EXPECT_EQ(WEXITSTATUS(st), 0) << "child " << k << " saw its parent's";
+  }
+  stop = true;
+  busy.join();
+  t.finish();
+  const auto w = t.snapshot();
+  ASSERT_EQ(w.kernels.size(), 1u);
+  EXPECT_EQ(w.kernels[0].name, "busy");
+}
