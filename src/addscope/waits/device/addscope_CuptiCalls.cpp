@@ -750,7 +750,7 @@ struct Entry {
 };
 
 // The runtime calls (CUPTI_CB_DOMAIN_RUNTIME_API).
-const Entry kRuntime[] = {
+constexpr Entry kRuntime[] = {
     // launches
     {kLaunch_v3020, "cudaLaunch", Shape::Launch, false, nullptr},
     {kLaunch_ptsz_v7000, "cudaLaunch", Shape::Launch, true, nullptr},
@@ -893,7 +893,7 @@ const Entry kRuntime[] = {
 };
 
 // The driver calls (CUPTI_CB_DOMAIN_DRIVER_API).
-const Entry kDriver[] = {
+constexpr Entry kDriver[] = {
     // launches
     {kCuLaunch, "cuLaunch", Shape::Launch, false, nullptr},
     {kCuLaunchGrid, "cuLaunchGrid", Shape::Launch, false, nullptr},
@@ -1047,8 +1047,20 @@ const Entry kDriver[] = {
      true, cu_event_record},
 };
 
-// Ids below this are looked up directly (every id in the tables is).
+// Ids below this are looked up directly; every id of the tables is, and
+// none is listed twice (checked at compile time).
 constexpr std::size_t kMaxId = 1024;
+template <std::size_t N>
+constexpr bool ids_fit_and_unique(const Entry (&t)[N]) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (t[i].id >= kMaxId) return false;
+    for (std::size_t j = i + 1; j < N; ++j)
+      if (t[i].id == t[j].id) return false;
+  }
+  return true;
+}
+static_assert(ids_fit_and_unique(kRuntime), "runtime table");
+static_assert(ids_fit_and_unique(kDriver), "driver table");
 
 struct Index {
   std::array<const Entry*, kMaxId> runtime{}, driver{};
