@@ -1,8 +1,8 @@
 // The seed's program in plain CUDA C++ (no Kokkos): a grid-stride add of N
 // floats launched <<<1, 1>>>, no synchronization, then cudaMemcpy of
-// out[2] to the host. Prints the launch and the read times:
-//   seed_cuda: N = 10000000, launch 0.01 ms, read of out[2] 570.0 ms (out[2] = 3)
-//   addscope-test-seed-cuda [N]
+// out[2] to the host. Prints the launch and the read times
+//   seed_cuda: N = 10000000, launch 0.01 ms, read of out[2] 570.0 ms (...)
+// Usage: addscope-test-seed-cuda [N]
 // Built by nvcc (through nvcc_wrapper) in CUDA builds only.
 #include <cuda_runtime.h>
 
@@ -17,14 +17,14 @@ __global__ void add(const float* x, const float* y, float* out, long long n) {
   for (long long i = start; i < n; i += stride) out[i] = x[i] + y[i];
 }
 
-#define CHECK(call)                                                       \
-  do {                                                                    \
-    const cudaError_t e = (call);                                         \
-    if (e != cudaSuccess) {                                               \
-      std::fprintf(stderr, "seed_cuda: %s: %s\n", #call,                  \
-                   cudaGetErrorString(e));                                \
-      return 1;                                                           \
-    }                                                                     \
+#define CHECK(call)                                      \
+  do {                                                   \
+    const cudaError_t e = (call);                        \
+    if (e != cudaSuccess) {                              \
+      std::fprintf(stderr, "seed_cuda: %s: %s\n", #call, \
+                   cudaGetErrorString(e));               \
+      return 1;                                          \
+    }                                                    \
   } while (0)
 
 int main(int argc, char** argv) {
