@@ -8,7 +8,7 @@
 # BUILD_DIR may be any CUDA build of addscope (e.g. one against Kokkos 4.x:
 # build-cuda-k4-cuda); programs and libraries are stripped (no debug info
 # travels).
-# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|shapes|demo|probe|readprobe|bench|bench-full|bench-host|sanitize|soak|mpi]...
+# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|shapes|demo|probe|readprobe|bench|bench-full|bench-host|sanitize|soak|mpi|injection]...
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 B="${1:-$ROOT/build-cuda}"
@@ -23,7 +23,8 @@ waits_programs="tests/tools/addscope-test-slow-read tests/tools/addscope-test-ov
   tests/tools/addscope-test-wait-scope tests/tools/addscope-test-soak"
 for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
          $waits_programs tests/tools/addscope-waits-check tests/perf/addscope-waits-tracker-perf \
-         tests/perf/addscope-range-probe tests/perf/addscope-read-probe; do
+         tests/perf/addscope-range-probe tests/perf/addscope-read-probe \
+         apps/waits/addscope-waits tests/cuda_programs/addscope-test-seed-cuda; do
   [[ -x "$B/$p" ]] && cp "$B/$p" "$D/bin/"
 done
 # A second flavour of the waits test programs (e.g. built against Kokkos 4.x):
@@ -65,6 +66,10 @@ if [[ -x "$O/apps/bench/addscope-bench" ]]; then
 fi
 strip "$D"/bin/* 2>/dev/null || true
 strip --strip-unneeded "$D"/lib/*.so* "$D"/lib-openmp/*.so* 2>/dev/null || true
+# The injection step's CUDA programs without Kokkos and their checker
+# (run.sh injection).
+mkdir -p "$D/cuda_programs"
+cp "$ROOT"/tests/cuda_programs/*.py "$D/cuda_programs/"
 cp "$ROOT/cmake/cuda-run.sh" "$D/run.sh"
 cp "$ROOT/tests/tools/waits_h200.sh" "$D/"
 du -sh "$D"

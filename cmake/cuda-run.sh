@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # Runs the bundled CUDA programs (see cuda-bundle.sh) on a GPU machine;
 # logs go to $OUT (default ./logs). Steps: unit waits (alias tool) shapes demo
-# probe readprobe bench bench-full bench-host sanitize mpi soak. Exits non-zero if
-# any step failed.
+# probe readprobe bench bench-full bench-host sanitize mpi soak injection. Exits
+# non-zero if any step failed.
+# injection (issue 24): CUDA programs without Kokkos under bin/addscope-waits
+# (the tool through CUPTI's injection): the seed with numba and with CuPy, a
+# PyTorch spin read by .item(), the plain CUDA C++ seed; each checked by
+# cuda_programs/check_injection.py, each also run once without the tool.
+# Then a Python program that touches no GPU ("nothing to report") and a
+# Kokkos CUDA program started both ways (the tool runs once). Needs python3
+# with numba-cuda, CuPy, PyTorch. INJECTION_CASES (default: seed_numba
+# seed_cupy torch_sleep seed_cuda) picks; INJECTION_CUPTI: the libcupti for
+# the Python programs (else libcupti.so.<their CUDA major> is searched: the
+# CUDA toolkits, the Python packages, ldconfig); INJECTION_MIN_WAIT /
+# INJECTION_MAX_WAIT (0.4 / 1.2 s) bound the read's wait.
 # mpi (a bundle of an MPI build; 2 GPUs, e.g. nvidia-h200-x2): under
 # `mpirun --allow-run-as-root -np 2` (one GPU per node-local rank, chosen by
 # addscope::mpi): the demo's seed across ranks and its check, the waits tool
@@ -189,6 +200,80 @@ for step in "$@"; do
           printf "SOAK %s %s\n", name, ok ? "PASS" : "FAIL"
           exit ok ? 0 : 1 }' || status=1
       done ;;
+    injection)
+      W="$B/addscope-waits" C="$HERE/cuda_programs" D="$OUT/injection" rc=0
+      mkdir -p "$D"
+      [[ -x "$W" && -f "$C/check_injection.py" ]] || { echo "no addscope-waits or cuda_programs in the bundle"; echo "injection rc=1"; status=1; continue; }
+      python3 --version 2>&1 | tee "$D/python.txt"
+      drv_major="$(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9]*\).*/\1/p' | head -1)"
+      # libcupti.so.MAJOR*: the toolkits, the Python packages, the loader.
+      find_cupti() {
+        local m="$1" d f
+        [[ -n "$m" ]] || return 0
+        for d in /usr/local/cuda-"$m"*/extras/CUPTI/lib64 /usr/local/cuda/extras/CUPTI/lib64 \
+                 /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+                 $(python3 -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null); do
+          [[ -d "$d" ]] || continue
+          f="$(find "$d" -maxdepth 5 -name "libcupti.so.$m*" 2>/dev/null | sort | head -1)"
+          [[ -n "$f" ]] && { echo "$f"; return 0; }
+        done
+        ldconfig -p 2>/dev/null | sed -n "s/.*libcupti\.so\.$m[^ ]* .*=> \(.*\)/\1/p" | head -1
+      }
+      np_fix='import numpy as np; np.row_stack = getattr(np, "row_stack", np.vstack)'
+      for c in ${INJECTION_CASES:-seed_numba seed_cupy torch_sleep seed_cuda}; do
+        lib="${INJECTION_CUPTI:-}"
+        case "$c" in
+          seed_numba) probe="$np_fix; import numba.cuda"; major="$drv_major"; prog=(python3 "$C/seed_numba.py") ;;
+          seed_cupy) probe="import cupy"; prog=(python3 "$C/seed_cupy.py")
+            major="$(python3 -c 'import cupy; print(cupy.cuda.runtime.runtimeGetVersion() // 1000)' 2>/dev/null)" ;;
+          torch_sleep) probe="import torch; assert torch.cuda.is_available()"; prog=(python3 "$C/torch_sleep.py")
+            major="$(python3 -c 'import torch; print(torch.version.cuda.split(".")[0])' 2>/dev/null)" ;;
+          seed_cuda) probe=""; prog=("$B/addscope-test-seed-cuda")
+            # built by the bundle's CUDA 11.8 nvcc: its CUPTI
+            lib="${INJECTION_CUPTI_SEED_CUDA:-$HERE/lib/libcupti.so.11.8}" ;;
+          *) echo "-- $c: unknown case (allowed: seed_numba seed_cupy torch_sleep seed_cuda)"; rc=1; continue ;;
+        esac
+        if [[ -n "$probe" ]] && ! python3 -c "$probe" >"$D/$c.import.txt" 2>&1; then
+          echo "-- $c: FAIL (python3 cannot: $probe)"; tail -2 "$D/$c.import.txt"; rc=1; continue
+        fi
+        [[ -x "${prog[0]}" || "${prog[0]}" == python3 ]] || { echo "-- $c: FAIL (no ${prog[0]})"; rc=1; continue; }
+        [[ -n "$lib" ]] || lib="$(find_cupti "${major:-$drv_major}")"
+        cl=(); [[ -n "$lib" ]] && cl=(--cupti-lib "$lib")
+        "${prog[@]}" >"$D/$c.plain.out" 2>"$D/$c.plain.err"; prc=$?
+        "$W" -v "${cl[@]}" --json "$D/$c.json" --trace "$D/$c.trace.json" -- "${prog[@]}" \
+          >"$D/$c.out" 2>"$D/$c.err"; wrc=$?
+        echo "-- $c (CUPTI: ${lib:-as the tool finds it}): exit $prc without the tool, $wrc with it"
+        grep -h "^$c:\|^torch_sleep:" "$D/$c.plain.out" | head -1 | sed 's/^/   without the tool: /'
+        grep -h "^$c:\|^torch_sleep:" "$D/$c.out" | head -1 | sed 's/^/   with the tool:    /'
+        python3 "$C/check_injection.py" "$c" "$D/$c.json" "$D/$c.err" "$D/$c.out" \
+          --min-wait "${INJECTION_MIN_WAIT:-0.4}" --max-wait "${INJECTION_MAX_WAIT:-1.2}" >"$D/$c.check" 2>&1; crc=$?
+        cat "$D/$c.check"
+        [[ $prc -eq 0 && $wrc -eq 0 && $crc -eq 0 ]] || { rc=1; echo "   (report: $D/$c.err)"; grep -v "^ *[0-9]* x " "$D/$c.err" | head -30 | sed 's/^/   | /'; }
+      done
+      # A program that never touches the GPU: the launcher's last line.
+      never="addscope-waits: the program loaded no Kokkos Tools library and made no CUDA call: nothing to report"
+      "$W" -- python3 -c 'print("no GPU here")' >"$D/no_gpu.out" 2>"$D/no_gpu.err"; r=$?
+      last="$(tail -1 "$D/no_gpu.err")"
+      if [[ $r -eq 0 && "$last" == "$never" ]]; then echo "SUMMARY no_gpu       last line: $last  PASS"
+      else echo "SUMMARY no_gpu       exit $r, last line '$last'  FAIL"; rc=1; fi
+      # A Kokkos CUDA program started both ways (Kokkos Tools and CUDA
+      # injection): the tool loads once, one report.
+      if [[ -x "$B/addscope-test-slow-read" ]]; then
+        "$W" -v --json "$D/both.json" -- "$B/addscope-test-slow-read" >"$D/both.out" 2>"$D/both.err"; r=$?
+        loaded="$(grep -c 'addscope waits: loaded into PID' "$D/both.err")"
+        reports="$(grep -c '^  kernels by ' "$D/both.err")"
+        started="$(grep -c 'addscope-waits: the tool started in 1 process:' "$D/both.err")"
+        if [[ $r -eq 0 && $loaded -eq 1 && $reports -eq 1 && $started -eq 1 && -s "$D/both.json" ]]; then
+          echo "SUMMARY both_ways    Kokkos + CUDA injection: loaded once, one report  PASS"
+        else
+          echo "SUMMARY both_ways    exit $r, 'loaded into' x$loaded, reports x$reports, started line x$started  FAIL"; rc=1
+          grep -v "^ *[0-9]* x " "$D/both.err" | head -20 | sed 's/^/   | /'
+        fi
+      else
+        echo "SUMMARY both_ways    no addscope-test-slow-read in the bundle  FAIL"; rc=1
+      fi
+      grep -h "^SUMMARY" "$D"/*.check 2>/dev/null >"$OUT/injection_summary.txt"
+      echo "injection rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     *) echo "unknown step $step"; status=2 ;;
   esac
 done

@@ -1,6 +1,6 @@
 # Installs addscope into a scratch prefix, then as a user would:
 #   1. runs the installed programs (no LD_LIBRARY_PATH: they must find their
-#      libraries through their RUNPATH);
+#      libraries through their RUNPATH; addscope-waits its tool beside it);
 #   2. builds the consumer project against the prefix with
 #      find_package(addscope), including the README's library snippet, and
 #      runs both.
@@ -31,6 +31,15 @@ expect("addscope-bench ${VERSION}")
 run(${clean} ${PREFIX}/bin/addscope-demo --n 1000 --repeat 1 --configs range)
 expect("All results verified")
 message(STATUS "installed addscope-demo ran:\n${last_out}")
+# The installed launcher loads the installed tool (found beside it).
+run(${clean} ${PREFIX}/bin/addscope-waits --version)
+expect("addscope-waits ${VERSION}")
+run(${clean} ${PREFIX}/bin/addscope-waits --top 3 -- ${CMAKE_COMMAND} -E environment)
+get_filename_component(_real_prefix ${PREFIX} REALPATH)
+expect("CUDA_INJECTION64_PATH=${_real_prefix}/")
+expect("KOKKOS_TOOLS_LIBS=${_real_prefix}/")
+expect("libaddscope_waits.so\n")
+expect("ADDSCOPE_WAITS_TOP=3")
 
 # 2. The README's snippets, exactly as printed there.
 file(READ ${README} readme)

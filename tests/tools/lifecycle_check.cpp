@@ -374,7 +374,7 @@ int main(int argc, char** argv) {
     const Run r = run({prog, "plain"}, dir, env, 20, logs);
     check(r.exited(0), "ended by " + r.how());
     std::size_t lines = 0, at = 0;
-    while ((at = r.err.find("addscope waits: loaded into process", at)) !=
+    while ((at = r.err.find("addscope waits: loaded into PID", at)) !=
            std::string::npos) {
       ++lines;
       ++at;

@@ -28,7 +28,7 @@
 // is killed by SIGTERM, SIGINT or SIGHUP or aborts (tool/
 // addscope_ToolLifecycle.hpp); where they go is decided once, when the tool
 // loads (tool/addscope_ToolOutputs.hpp). ADDSCOPE_WAITS_VERBOSE=1 prints
-// one line when it loads.
+// one line when it loads (tool/addscope_ToolStart.hpp).
 #include <unistd.h>
 
 #include <atomic>
@@ -47,6 +47,7 @@
 #include "addscope/waits/tool/addscope_ToolCallbacks.hpp"
 #include "addscope/waits/tool/addscope_ToolLifecycle.hpp"
 #include "addscope/waits/tool/addscope_ToolOutputs.hpp"
+#include "addscope/waits/tool/addscope_ToolStart.hpp"
 
 namespace {
 
@@ -147,18 +148,16 @@ void kokkosp_init_library(int, std::uint64_t interface_version, std::uint32_t,
                           void*) {
   guarded("kokkosp_init_library", [&] {
     tool().init(interface_version);
+    char v[32];
+    std::snprintf(v, sizeof v, "%llu", (unsigned long long)interface_version);
+    addscope::Impl::announce_tool_start(
+        addscope::Impl::FrontDoor::KokkosTools, v);
     resolve_outputs(false);
     addscope::Impl::LifecycleHooks hooks;
     hooks.finish = &finish_once;
     hooks.after_fork_child = &after_fork_child;
     addscope::Impl::install_lifecycle(tool().tracker(), hooks);
     tool().tracker().start_background(&addscope::Impl::on_posted_signal);
-    if (const char* v = std::getenv("ADDSCOPE_WAITS_VERBOSE"))
-      if (*v && std::strcmp(v, "0") != 0)
-        std::fprintf(stderr,
-                     "addscope waits: loaded into process %d through Kokkos "
-                     "Tools (interface %llu)\n",
-                     int(::getpid()), (unsigned long long)interface_version);
   });
 }
 

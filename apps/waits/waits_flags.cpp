@@ -1,0 +1,177 @@
+#include "waits_flags.hpp"
+
+#include <sys/stat.h>
+
+#include <cstring>
+
+#include "addscope/waits/output/addscope_WaitsOptions.hpp"
+
+namespace addscope {
+namespace apps {
+
+namespace {
+
+// waits_options_from_environment() takes a plain function for its lookup:
+// the one variable under test.
+const char* g_var = nullptr;
+const char* g_value = nullptr;
+const char* lookup_one(const char* var) {
+  return g_var && std::strcmp(var, g_var) == 0 ? g_value : nullptr;
+}
+
+// The tool's message, "VAR='v' is invalid; allowed: X (using D)", said of
+// the flag: "--flag = 'v' is invalid; allowed: X".
+std::string as_flag_message(const std::string& tool_message, const WaitsFlag& f,
+                            const std::string& value) {
+  std::string allowed;
+  const auto a = tool_message.find("allowed: ");
+  if (a != std::string::npos) {
+    allowed = tool_message.substr(a + 9);
+    const auto using_at = allowed.rfind(" (using ");
+    if (using_at != std::string::npos) allowed.erase(using_at);
+  }
+  return std::string(f.flag) + " = '" + value +
+         "' is invalid; allowed: " + (allowed.empty() ? "see --help" : allowed);
+}
+
+void check_output_path(const WaitsFlag& f, const std::string& value) {
+  if (value.empty())
+    throw FlagError(std::string(f.flag) +
+                    " = '' is invalid; allowed: a file path (%p: the process "
+                    "id, %r: the MPI rank)");
+  const auto slash = value.rfind('/');
+  if (slash == std::string::npos || slash == 0) return;
+  const std::string folder = value.substr(0, slash);
+  if (folder.find('%') != std::string::npos) return;  // expanded by the tool
+  struct stat st;
+  if (::stat(folder.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw FlagError(std::string(f.flag) + " = '" + value +
+                    "' is invalid: the folder '" + folder +
+                    "' does not exist; allowed: a file in an existing folder");
+}
+
+}  // namespace
+
+const std::vector<WaitsFlag>& waits_flags() {
+  static const std::vector<WaitsFlag> flags = {
+      {"--output", "ADDSCOPE_WAITS_OUTPUT", "FILE",
+       "write the text report to FILE instead of stderr"},
+      {"--json", "ADDSCOPE_WAITS_JSON", "FILE",
+       "also write the report as JSON (docs/waits-report.md)"},
+      {"--trace", "ADDSCOPE_WAITS_TRACE", "FILE",
+       "write a Chrome trace (Perfetto, chrome://tracing)"},
+      {"--top", "ADDSCOPE_WAITS_TOP", "N",
+       "rows per table: call sites, kernels (1 to 1000000; default 10)"},
+      {"--threshold", "ADDSCOPE_WAITS_THRESHOLD", "DURATION",
+       "call sites waiting less in all are counted, not listed (default "
+       "10us)"},
+      {"--starved-threads", "ADDSCOPE_WAITS_STARVED_THREADS", "FRACTION",
+       "starved: fewer threads in flight than this share of the resident "
+       "ones (default 0.125)"},
+      {"--starved-share", "ADDSCOPE_WAITS_STARVED_SHARE", "FRACTION",
+       "... and at least this share of all kernels' device time (default "
+       "0.01)"},
+      {"--starved-min", "ADDSCOPE_WAITS_STARVED_MIN", "DURATION",
+       "... and at least this long in all (default 1ms)"},
+      {"--device", "ADDSCOPE_WAITS_DEVICE", "MODE",
+       "how the device is watched: cupti (kernel records and callbacks; the "
+       "default), callbacks (no kernel records: waits are bounds), none "
+       "(Kokkos' events only)"},
+      {"--cupti-lib", "ADDSCOPE_CUPTI_LIB", "LIB",
+       "the libcupti to open first (a path, or a name the loader finds)"},
+  };
+  return flags;
+}
+
+void check_flag_value(const WaitsFlag& f, const std::string& value) {
+  const std::string var = f.variable;
+  if (var == "ADDSCOPE_WAITS_OUTPUT" || var == "ADDSCOPE_WAITS_JSON" ||
+      var == "ADDSCOPE_WAITS_TRACE")
+    return check_output_path(f, value);
+  if (var == "ADDSCOPE_WAITS_DEVICE") {
+    if (value != "cupti" && value != "callbacks" && value != "none")
+      throw FlagError(std::string(f.flag) + " = '" + value +
+                      "' is invalid; allowed: cupti, callbacks, none");
+    return;
+  }
+  if (var == "ADDSCOPE_CUPTI_LIB") {
+    if (value.empty())
+      throw FlagError(std::string(f.flag) +
+                      " = '' is invalid; allowed: a path to libcupti.so, or "
+                      "a library name such as libcupti.so.13");
+    struct stat st;
+    if (value.find('/') != std::string::npos &&
+        (::stat(value.c_str(), &st) != 0 || !S_ISREG(st.st_mode)))
+      throw FlagError(std::string(f.flag) + " = '" + value +
+                      "' is invalid: no such file; allowed: a path to "
+                      "libcupti.so, or a library name such as libcupti.so.13");
+    return;
+  }
+  // The report's options: exactly what the tool accepts. An empty value
+  // counts as unset for the tool: refused here.
+  g_var = f.variable;
+  g_value = value.c_str();
+  std::vector<std::string> warnings;
+  addscope::waits_options_from_environment(&warnings, lookup_one);
+  g_var = g_value = nullptr;
+  if (value.empty() || !warnings.empty()) {
+    std::string probe = warnings.empty() ? "" : warnings.front();
+    if (probe.empty()) {
+      // what the tool says of a value that is surely wrong
+      g_var = f.variable;
+      g_value = "?";
+      std::vector<std::string> w;
+      addscope::waits_options_from_environment(&w, lookup_one);
+      g_var = g_value = nullptr;
+      probe = w.empty() ? "" : w.front();
+    }
+    throw FlagError(as_flag_message(probe, f, value));
+  }
+}
+
+LoadWays parse_load(const std::string& value) {
+  LoadWays w;
+  w.kokkos = w.cuda = false;
+  std::string item;
+  bool any = false;
+  auto take = [&](const std::string& i) {
+    if (i.empty()) return;
+    if (i == "kokkos")
+      w.kokkos = true;
+    else if (i == "cuda")
+      w.cuda = true;
+    else
+      throw FlagError("--load = '" + value +
+                      "' is invalid; allowed: kokkos, cuda, or both "
+                      "(kokkos,cuda)");
+    any = true;
+  };
+  for (char c : value) {
+    if (c == ',' || c == ' ' || c == ';') {
+      take(item);
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  take(item);
+  if (!any)
+    throw FlagError("--load = '" + value +
+                    "' is invalid; allowed: kokkos, cuda, or both "
+                    "(kokkos,cuda)");
+  return w;
+}
+
+std::vector<std::pair<std::string, std::string>> loading_variables(
+    const std::string& tool, const LoadWays& ways) {
+  std::vector<std::pair<std::string, std::string>> v;
+  if (ways.kokkos) {
+    v.emplace_back("KOKKOS_PROFILE_LIBRARY", tool);  // Kokkos 3.x
+    v.emplace_back("KOKKOS_TOOLS_LIBS", tool);       // Kokkos 4.x
+  }
+  if (ways.cuda) v.emplace_back("CUDA_INJECTION64_PATH", tool);
+  return v;
+}
+
+}  // namespace apps
+}  // namespace addscope

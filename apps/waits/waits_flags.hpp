@@ -1,0 +1,50 @@
+// addscope-waits — the flags that become the tool's environment variables
+// (ADDSCOPE_WAITS_OUTPUT, _JSON, _TRACE, _TOP, _THRESHOLD, _STARVED_*,
+// _DEVICE, ADDSCOPE_CUPTI_LIB, _VERBOSE), validated by the tool's own
+// parser (output/addscope_WaitsOptions.cpp, compiled in), so that the
+// launcher accepts exactly what the tool does; and --load, which says
+// which of the variables that load the tool to set.
+#ifndef ADDSCOPE_APPS_WAITS_FLAGS_HPP
+#define ADDSCOPE_APPS_WAITS_FLAGS_HPP
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace addscope {
+namespace apps {
+
+/// A flag and the variable it sets.
+struct WaitsFlag {
+  const char* flag;        ///< "--top"
+  const char* variable;    ///< "ADDSCOPE_WAITS_TOP"
+  const char* value_name;  ///< "N", "FILE", ... (for --help)
+  const char* help;
+};
+/// Every flag that sets a variable of the tool, in --help's order.
+const std::vector<WaitsFlag>& waits_flags();
+
+/// A bad value: the message names the flag, the value and what is allowed.
+struct FlagError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Checks `value` of `flag` (one of waits_flags()); throws FlagError.
+void check_flag_value(const WaitsFlag& flag, const std::string& value);
+
+/// Which front doors to open: --load (kokkos, cuda; a list).
+struct LoadWays {
+  bool kokkos = true;  ///< KOKKOS_PROFILE_LIBRARY + KOKKOS_TOOLS_LIBS
+  bool cuda = true;    ///< CUDA_INJECTION64_PATH
+};
+LoadWays parse_load(const std::string& value);  ///< throws FlagError
+
+/// The variables that load `tool` the given ways.
+std::vector<std::pair<std::string, std::string>> loading_variables(
+    const std::string& tool, const LoadWays& ways);
+
+}  // namespace apps
+}  // namespace addscope
+
+#endif

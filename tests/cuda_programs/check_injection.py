@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Checks what the waits tool said of a CUDA program without Kokkos, loaded
+through CUPTI's injection by addscope-waits (cmake/cuda-run.sh step
+`injection`), from its JSON (docs/waits-report.md), its text report and the
+program's own output:
+
+  check_injection.py CASE JSON ERR OUT [--min-wait S] [--max-wait S]
+  check_injection.py --self-test
+
+CASE: seed_numba | seed_cupy | seed_cuda | torch_sleep. ERR: the run's
+stderr (the report, the launcher's lines); OUT: the program's stdout.
+
+For each case, the longest wait of the run:
+  * is in the program's read (the call CASE names: cuMemcpyDtoH* for numba,
+    cudaMemcpy* for CuPy and C++, the copy or the stream synchronization of
+    .item() for PyTorch), outside any Kokkos call (kind "runtime");
+  * lasted MIN..MAX seconds (default 0.4..1.2: the kernels take 0.5-0.8 s
+    on the H200), at least 80% of the kernel's device time, and at most
+    the read the program timed itself (and at least 80% of it);
+  * waited for the case's kernel, launched as 1 x 1 and flagged starved;
+and the run: device mode (CUPTI records), the report saying it saw a CUDA
+program without Kokkos, every launch with its device record, the starved
+list naming the kernel as 1 x 1, no "nothing to report" line.
+Prints one line per failed check and a SUMMARY line; exits 0 if all
+passed, 1 if one failed, 2 on a usage error.
+"""
+import json
+import re
+import sys
+
+# How the report says it saw a CUDA program without Kokkos (the owner's
+# wording; change here if it differs): a JSON field and words of the text.
+FRONT_DOOR_FIELD = "front_door"
+FRONT_DOOR_VALUE = "cuda-injection"
+REPORT_WORDS = "without Kokkos"
+NEVER_STARTED = "nothing to report"
+
+CASES = {
+    # read call (regex on the wait's `what`), kernel (regex on its name),
+    # wait classes accepted
+    "seed_numba": (r"^cuMemcpyDtoH(Async)?\b", r"\badd\b", {"hidden"}),
+    "seed_cupy": (r"^(cudaMemcpy(Async)?|cuMemcpyDtoH(Async)?)\b", r"\badd\b",
+                  {"hidden"}),
+    "seed_cuda": (r"^cudaMemcpy\b", r"\badd\b", {"hidden"}),
+    # .item(): cudaMemcpyAsync into pageable memory (it blocks), then
+    # cudaStreamSynchronize: whichever waited.
+    "torch_sleep": (r"^(cudaMemcpy(Async)?|cudaStreamSynchronize|"
+                    r"cuMemcpyDtoH(Async)?|cuStreamSynchronize)\b",
+                    r"spin_kernel|sleep", {"hidden", "explicit"}),
+}
+
+
+def read_ms(out):
+    """The read time the program printed ('read of out[2] 735.0 ms',
+    'x.sum().item() 500.3 ms'), in seconds; None if absent."""
+    m = re.search(r"(?:read of out\[2\]|x\.sum\(\)\.item\(\)) ([0-9.]+) ms",
+                  out)
+    return float(m.group(1)) * 1e-3 if m else None
+
+
+def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
+    """The failed checks, as sentences (empty: all passed)."""
+    fails = []
+
+    def need(ok, what):
+        if not ok:
+            fails.append(what)
+
+    read_re, kernel_re, classes = CASES[case]
+    need(str(j.get("schema", "")).startswith("addscope-waits/"),
+         f"schema {j.get('schema')!r}")
+    need(j.get("mode") == "device", f"mode {j.get('mode')!r}, not 'device'")
+    need(j.get(FRONT_DOOR_FIELD) == FRONT_DOOR_VALUE,
+         f"{FRONT_DOOR_FIELD} = {j.get(FRONT_DOOR_FIELD)!r}, not "
+         f"{FRONT_DOOR_VALUE!r} (a CUDA program without Kokkos)")
+    need(REPORT_WORDS in err,
+         f"the report does not say it saw a CUDA program {REPORT_WORDS}")
+    need(NEVER_STARTED not in err, "the launcher says the tool never started")
+    totals = j.get("totals") or {}
+    need(totals.get("kernels_without_device_record") == 0,
+         "launches without a device record: "
+         f"{totals.get('kernels_without_device_record')!r}")
+    waits = j.get("waits") or []
+    if not waits:
+        fails.append("no call waited")
+        return fails
+    w = max(waits, key=lambda x: x.get("wait_s") or 0)
+    what = w.get("what") or ""
+    need(re.search(read_re, what) is not None,
+         f"the longest wait is in {what!r}, not the read ({read_re})")
+    need(w.get("kind") == "runtime",
+         f"the read's kind is {w.get('kind')!r}, not 'runtime'")
+    need(w.get("class") in classes,
+         f"the read's wait is {w.get('class')!r}, not {sorted(classes)}")
+    wait_s = w.get("wait_s") or 0
+    need(min_wait <= wait_s <= max_wait,
+         f"the read waited {wait_s:.4f} s, not {min_wait}..{max_wait} s")
+    need(w.get("wait_is_bound") is False,
+         "the wait is a bound, not measured from device records")
+    shares = w.get("waited_for") or []
+    first = shares[0] if shares else {}
+    kname = first.get("kernel") or ""
+    need(re.search(kernel_re, kname) is not None,
+         f"the read waited for {kname!r}, not the case's kernel "
+         f"({kernel_re})")
+    need(first.get("launched_as") == "1 x 1",
+         f"its kernel was launched as {first.get('launched_as')!r}, not "
+         "'1 x 1'")
+    need(first.get("starved") is True, "its kernel is not flagged starved")
+    kernel = next((k for k in j.get("kernels") or [] if k.get("name") == kname),
+                  None)
+    if kernel is None:
+        fails.append(f"kernel {kname!r} not in kernels[]")
+    else:
+        dev = kernel.get("device_max_s") or 0
+        need(wait_s >= 0.8 * dev,
+             f"waited {wait_s:.4f} s, under 80% of the kernel's "
+             f"{dev:.4f} s")
+    need(any(s.get("kernel") == kname and s.get("shape") == "1 x 1"
+             for s in j.get("starved") or []),
+         f"starved[] does not list {kname!r} as 1 x 1")
+    ms = read_ms(out)
+    if ms is None:
+        fails.append("the program printed no read time")
+    else:
+        need(0.8 * ms <= wait_s <= ms * 1.02 + 1e-3,
+             f"the tool's wait {wait_s:.4f} s is not 80..100% of the "
+             f"read the program timed ({ms:.4f} s)")
+    return fails
+
+
+def summary_line(case, j, out, fails):
+    w = max(j.get("waits") or [{}], key=lambda x: x.get("wait_s") or 0)
+    ms = read_ms(out)
+    first = (w.get("waited_for") or [{}])[0]
+    return (f"SUMMARY {case:<12} read {('%.1f ms' % (ms * 1e3)) if ms else '?'}"
+            f": {w.get('what')!r} waited {(w.get('wait_s') or 0) * 1e3:.1f} ms"
+            f" for {first.get('kernel')!r} launched as "
+            f"{first.get('launched_as')!r}"
+            f"{' (starved)' if first.get('starved') else ''}  "
+            f"{'FAIL' if fails else 'PASS'}")
+
+
+def self_test():
+    """The checker on made-up runs: a good one passes, each broken one
+    fails with the check that should catch it."""
+    good = {
+        "schema": "addscope-waits/3", "mode": "device",
+        FRONT_DOOR_FIELD: FRONT_DOOR_VALUE,
+        "totals": {"kernels_without_device_record": 0},
+        "waits": [
+            {"what": "cuMemcpyHtoD 40 MB", "kind": "runtime",
+             "class": "hidden", "wait_s": 0.001, "wait_is_bound": False,
+             "waited_for": []},
+            {"what": "cuMemcpyDtoHAsync D2H 4 B", "kind": "runtime",
+             "class": "hidden", "wait_s": 0.7349, "wait_is_bound": False,
+             "waited_for": [{"kernel": "__main__::add", "launched_as": "1 x 1",
+                             "starved": True, "wait_s": 0.7349}]}],
+        "kernels": [{"name": "__main__::add", "device_max_s": 0.7350}],
+        "starved": [{"kernel": "__main__::add", "shape": "1 x 1"}],
+    }
+    err = ("addscope waits: device timestamps from CUPTI (...); a CUDA "
+           "program without Kokkos\n")
+    out = "seed_numba: N = 10000000, launch 0.39 ms, read of out[2] 735.0 ms\n"
+    failures = 0
+    if check("seed_numba", good, err, out):
+        print("self-test: FAIL: the good run fails:",
+              check("seed_numba", good, err, out))
+        failures += 1
+
+    def broken(label, mutate, expect, case="seed_numba", e=err, o=out):
+        nonlocal failures
+        j = json.loads(json.dumps(good))
+        mutate(j)
+        fails = check(case, j, e, o)
+        if not any(expect in f for f in fails):
+            print(f"self-test: FAIL: {label}: not caught ({fails})")
+            failures += 1
+
+    def wait(j):
+        return j["waits"][1]
+
+    broken("kokkos-only mode", lambda j: j.update(mode="kokkos-only"), "mode")
+    broken("seen as a Kokkos program",
+           lambda j: j.update({FRONT_DOOR_FIELD: "kokkos"}), FRONT_DOOR_FIELD)
+    broken("the wait in another call",
+           lambda j: wait(j).update(what="cuCtxSynchronize"), "not the read")
+    broken("too short", lambda j: wait(j).update(wait_s=0.1), "waited 0.1")
+    broken("too long", lambda j: wait(j).update(wait_s=2.0), "not 0.4..1.2")
+    broken("a bound", lambda j: wait(j).update(wait_is_bound=True), "bound")
+    broken("another kernel",
+           lambda j: wait(j)["waited_for"][0].update(kernel="fill"),
+           "not the case's kernel")
+    broken("a healthy launch",
+           lambda j: wait(j)["waited_for"][0].update(launched_as="78,125 x 128"),
+           "launched as")
+    broken("not starved",
+           lambda j: wait(j)["waited_for"][0].update(starved=False),
+           "not flagged starved")
+    broken("starved[] empty", lambda j: j.update(starved=[]), "starved[]")
+    broken("records lost",
+           lambda j: j["totals"].update(kernels_without_device_record=1),
+           "without a device record")
+    broken("under the kernel's time",
+           lambda j: j["kernels"][0].update(device_max_s=1.1), "80%")
+    broken("an explicit wait in the seed",
+           lambda j: wait(j).update(**{"class": "explicit"}), "'explicit'")
+    broken("inside a Kokkos call",
+           lambda j: wait(j).update(kind="deep_copy"), "kind")
+    broken("no waits", lambda j: j.update(waits=[]), "no call waited")
+    broken("the report's words", lambda j: None, REPORT_WORDS,
+           e="addscope waits: device timestamps\n")
+    broken("never started", lambda j: None, "never started",
+           e=err + "addscope-waits: ... nothing to report\n")
+    broken("no read time", lambda j: None, "no read time", o="seed_numba: ?\n")
+    broken("more than the program's read", lambda j: None, "timed",
+           o="seed_numba: launch 0.3 ms, read of out[2] 500.0 ms\n")
+    # The other cases' calls.
+    broken("CuPy: a driver DtoD is not its read",
+           lambda j: wait(j).update(what="cuMemcpyDtoD 4 B"), "not the read",
+           case="seed_cupy")
+    broken("C++: cudaMemcpyAsync is not its read",
+           lambda j: wait(j).update(what="cudaMemcpyAsync D2H 4 B"),
+           "not the read", case="seed_cuda")
+    torch = json.loads(json.dumps(good))
+    wait(torch).update(what="cudaStreamSynchronize", **{"class": "explicit"})
+    wait(torch)["waited_for"][0]["kernel"] = \
+        "at::cuda::(anonymous namespace)::spin_kernel(long)"
+    torch["kernels"][0]["name"] = wait(torch)["waited_for"][0]["kernel"]
+    torch["starved"][0]["kernel"] = torch["kernels"][0]["name"]
+    tout = "torch_sleep: spin 500 ms asked, x.sum().item() 735.0 ms (= 1000.0)\n"
+    if check("torch_sleep", torch, err, tout):
+        print("self-test: FAIL: a good torch run fails:",
+              check("torch_sleep", torch, err, tout))
+        failures += 1
+    print(f"SUMMARY check_injection self-test  {'FAIL' if failures else 'PASS'}")
+    return 1 if failures else 0
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == "--self-test":
+        return self_test()
+    args = argv[1:]
+    opts = {"--min-wait": 0.4, "--max-wait": 1.2}
+    pos = []
+    i = 0
+    while i < len(args):
+        if args[i] in opts and i + 1 < len(args):
+            try:
+                opts[args[i]] = float(args[i + 1])
+            except ValueError:
+                print(f"{args[i]} = '{args[i + 1]}' is invalid; allowed: "
+                      "seconds", file=sys.stderr)
+                return 2
+            i += 2
+        else:
+            pos.append(args[i])
+            i += 1
+    if len(pos) != 4 or pos[0] not in CASES:
+        print("usage: check_injection.py CASE JSON ERR OUT [--min-wait S] "
+              "[--max-wait S]; CASE: " + ", ".join(CASES), file=sys.stderr)
+        return 2
+    case, json_path, err_path, out_path = pos
+    try:
+        with open(err_path) as f:
+            err = f.read()
+        with open(out_path) as f:
+            out = f.read()
+    except OSError as e:
+        print(f"SUMMARY {case}: cannot read the run's output ({e})  FAIL")
+        return 1
+    try:
+        with open(json_path) as f:
+            j = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"  FAIL: no JSON report {json_path}: {e}")
+        print(f"SUMMARY {case:<12} no JSON  FAIL")
+        return 1
+    fails = check(case, j, err, out, opts["--min-wait"], opts["--max-wait"])
+    for f in fails:
+        print("  FAIL:", f)
+    print(summary_line(case, j, out, fails))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
