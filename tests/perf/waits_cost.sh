@@ -165,7 +165,17 @@ NT=${#T_LABEL[@]}
 
 export OMP_PROC_BIND="${OMP_PROC_BIND:-false}" OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
+# OUT gets what there is even when a run stops the script early (the log).
+leave() {
+  if [[ -n "${OUT:-}" ]]; then
+    mkdir -p "$OUT" &&
+      for f in waits_cost.txt waits_cost.csv waits_cost.log; do
+        [[ -f "$scratch/$f" ]] && cp "$scratch/$f" "$OUT/"
+      done
+  fi
+  rm -rf "$scratch"
+}
+trap leave EXIT
 LOG="$scratch/waits_cost.log"
 : >"$LOG"
 failures=0
@@ -447,8 +457,4 @@ TXT="$scratch/waits_cost.txt"
   [[ $failures -eq 0 ]] || { echo; echo "waits cost: $failures program run(s) FAILED (see waits_cost.log)"; }
 } >"$TXT"
 cat "$TXT"
-if [[ -n "${OUT:-}" ]]; then
-  mkdir -p "$OUT"
-  cp "$TXT" "$CSV" "$LOG" "$OUT/"
-fi
 [[ $failures -eq 0 ]]
