@@ -54,9 +54,13 @@
 # bandwidth).
 set -uo pipefail
 
-usage() {
-  sed -n '/^#   bash/,/^# OMP_NUM/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-  exit 2
+usage() {  # usage [STATUS]: the help above (on stderr for a usage error)
+  if [[ "${1:-2}" == 0 ]]; then
+    awk '/^#   bash/ { p = 1 } p && !/^#/ { exit } p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  else
+    awk '/^#   bash/ { p = 1 } p && !/^#/ { exit } p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  fi
+  exit "${1:-2}"
 }
 die_usage() { echo "waits_cost.sh: $*" >&2; exit 2; }
 posint() {  # posint NAME VALUE [MIN]
@@ -65,7 +69,7 @@ posint() {  # posint NAME VALUE [MIN]
 }
 
 [[ $# -ge 1 ]] || usage
-[[ "$1" == -h || "$1" == --help ]] && usage
+[[ "$1" == -h || "$1" == --help ]] && usage 0
 D_ARG="$1"
 shift
 [[ -d "$D_ARG" ]] || die_usage "BUILD_OR_BUNDLE_DIR = '$D_ARG' is not a folder; allowed: a build of addscope, a bundle of cmake/cuda-bundle.sh, or a flavour folder in one"
@@ -88,7 +92,7 @@ while [[ $# -gt 0 ]]; do
   case "$opt" in
     --no-floor) FLOOR=0; shift; continue ;;
     --no-callgrind) CALLGRIND=0; shift; continue ;;
-    -h|--help) usage ;;
+    -h|--help) usage 0 ;;
     --rounds|--kt-lib|--extra|--tool|--iters|--burst|--stream-n|--stream-iters|--two-n|--timeout|--floor-setups)
       [[ $# -ge 2 ]] || die_usage "$opt needs a value" ;;
     *) die_usage "unknown option '$opt'; allowed: --rounds --kt-lib --extra --tool --iters --burst --stream-n --stream-iters --two-n --no-floor --floor-setups --no-callgrind --timeout" ;;
