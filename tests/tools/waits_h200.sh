@@ -25,7 +25,6 @@ shift
 OUT="${OUT:-$PWD/logs}"
 mkdir -p "$OUT/checks"
 TOOL="$B/lib/libaddscope_waits.so"
-NULL="$B/lib/libaddscope_null_tool.so"
 export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
 export OMP_PROC_BIND=false OMP_NUM_THREADS="${OMP_NUM_THREADS:-8}"
 summary="$OUT/waits_summary.txt"
