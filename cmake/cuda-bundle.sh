@@ -8,7 +8,11 @@
 # BUILD_DIR may be any CUDA build of addscope (e.g. one against Kokkos 4.x:
 # build-cuda-k4-cuda); programs and libraries are stripped (no debug info
 # travels).
-# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|shapes|demo|probe|readprobe|bench|bench-full|bench-host|sanitize|soak|mpi|injection]...
+# Programs nobody here wrote, built by cmake/external-programs.sh into
+# BUILD_DIR/external/bin (BabelStream's Kokkos model, Kokkos' STREAM and a
+# tutorial), go along when built; KT_LIB=path bundles kokkos-tools' kernel
+# timer (lib/kp_kernel_timer.so) for the cost benchmark's row of it.
+# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|shapes|cost|demo|probe|readprobe|bench|bench-full|bench-host|sanitize|soak|mpi|injection]...
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 B="${1:-$ROOT/build-cuda}"
@@ -23,10 +27,15 @@ waits_programs="tests/tools/addscope-test-slow-read tests/tools/addscope-test-ov
   tests/tools/addscope-test-wait-scope tests/tools/addscope-test-soak"
 for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
          $waits_programs tests/tools/addscope-waits-check tests/perf/addscope-waits-tracker-perf \
-         tests/perf/addscope-range-probe tests/perf/addscope-read-probe \
+         tests/perf/addscope-range-probe tests/perf/addscope-read-probe tests/perf/addscope-cupti-floor \
          apps/waits/addscope-waits tests/cuda_programs/addscope-test-seed-cuda; do
   [[ -x "$B/$p" ]] && cp "$B/$p" "$D/bin/"
 done
+# cmake/external-programs.sh's programs of this build (never kept in the
+# repository).
+if [[ -d "$B/external/bin" ]]; then
+  for p in "$B"/external/bin/*; do [[ -x "$p" ]] && cp "$p" "$D/bin/"; done
+fi
 # A second flavour of the waits test programs (e.g. built against Kokkos 4.x):
 # ADDSCOPE_BUNDLE_FLAVOUR=DIR:NAME bundles DIR's unit tests and tool programs
 # into $D/NAME/bin, with its demo (the tool itself is Kokkos-free: one
@@ -38,9 +47,17 @@ if [[ -n "${ADDSCOPE_BUNDLE_FLAVOUR:-}" ]]; then
   for p in tests/addscope-unit-tests apps/demo/addscope-demo $waits_programs; do
     [[ -x "$fb/$p" ]] && cp "$fb/$p" "$D/$fname/bin/"
   done
+  if [[ -d "$fb/external/bin" ]]; then
+    for p in "$fb"/external/bin/*; do [[ -x "$p" ]] && cp "$p" "$D/$fname/bin/"; done
+  fi
   strip "$D/$fname"/bin/* 2>/dev/null || true
 fi
 cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/lib/"
+[[ -f "$B/tests/tools/libaddscope_count_tool.so" ]] && cp "$B/tests/tools/libaddscope_count_tool.so" "$D/lib/"
+if [[ -n "${KT_LIB:-}" ]]; then
+  [[ -f "$KT_LIB" ]] || { echo "cuda-bundle: KT_LIB = '$KT_LIB' does not exist; allowed: the path of kokkos-tools' kp_kernel_timer.so" >&2; exit 2; }
+  cp "$KT_LIB" "$D/lib/kp_kernel_timer.so"
+fi
 # The MPI pieces (a build with addscope_ENABLE_MPI): the waits tool's PMPI
 # wrappers, the slow-collective program and the ctest checks that run.sh mpi
 # uses (cmake -P). libmpi.so.40 does not travel: the GPU machine's Open MPI
@@ -71,5 +88,5 @@ strip --strip-unneeded "$D"/lib/*.so* "$D"/lib-openmp/*.so* 2>/dev/null || true
 mkdir -p "$D/cuda_programs"
 cp "$ROOT"/tests/cuda_programs/*.py "$D/cuda_programs/"
 cp "$ROOT/cmake/cuda-run.sh" "$D/run.sh"
-cp "$ROOT/tests/tools/waits_h200.sh" "$D/"
+cp "$ROOT/tests/tools/waits_h200.sh" "$ROOT/tests/perf/waits_cost.sh" "$D/"
 du -sh "$D"

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Runs the bundled CUDA programs (see cuda-bundle.sh) on a GPU machine;
-# logs go to $OUT (default ./logs). Steps: unit waits (alias tool) shapes demo
-# probe readprobe bench bench-full bench-host sanitize mpi soak injection. Exits
-# non-zero if any step failed.
+# logs go to $OUT (default ./logs). Steps: unit waits (alias tool) shapes cost
+# demo probe readprobe bench bench-full bench-host sanitize mpi soak injection.
+# Exits non-zero if any step failed.
+# cost: the waits tool's cost benchmark (waits_cost.sh: no tool / empty tool /
+# waits tool / the kernel timer when bundled, ROUNDS=5 interleaved rounds,
+# the CUPTI floor beside it) for each bundled Kokkos flavour, or only those
+# named in COST_FLAVOURS ("kokkos-3.4 kokkos-4.x"; about 4-5 minutes each);
+# the tables in cost_summary.txt, their CSV and logs in cost.tgz.
 # injection (issue 24): CUDA programs without Kokkos under bin/addscope-waits
 # (the tool through CUPTI's injection): the seed with numba and with CuPy, a
 # PyTorch spin read by .item(), the plain CUDA C++ seed; each checked by
@@ -52,6 +57,22 @@ for step in "$@"; do
       for f in "$HERE"/*/flavour; do [[ -f "$f" ]] && flavours+=("$(dirname "$f")"); done
       OUT="$OUT" bash "$HERE/waits_h200.sh" "$HERE" "${flavours[@]}"; rc=$?
       echo "waits rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
+    cost)
+      flavours=("$HERE")
+      for f in "$HERE"/*/flavour; do [[ -f "$f" ]] && flavours+=("$(dirname "$f")"); done
+      kt=(); [[ -f "$HERE/lib/kp_kernel_timer.so" ]] && kt=(--kt-lib "$HERE/lib/kp_kernel_timer.so")
+      : >"$OUT/cost_summary.txt"; rc=0; dirs=()
+      for F in "${flavours[@]}"; do
+        name=kokkos-3.4; [[ -f "$F/flavour" ]] && name="$(cat "$F/flavour")"
+        if [[ -n "${COST_FLAVOURS:-}" && " $COST_FLAVOURS " != *" $name "* ]]; then continue; fi
+        t0=$SECONDS
+        OUT="$OUT/cost_$name" bash "$HERE/waits_cost.sh" "$F" "${kt[@]}" 2>&1 | grep -v "^  round" || rc=1
+        echo "($name: $((SECONDS - t0)) s)"
+        { echo "== $name"; cat "$OUT/cost_$name/waits_cost.txt" 2>/dev/null || echo "FAILED: no table"; echo; } >>"$OUT/cost_summary.txt"
+        [[ -d "$OUT/cost_$name" ]] && dirs+=("cost_$name")
+      done
+      [[ ${#dirs[@]} -gt 0 ]] && tar -C "$OUT" -czf "$OUT/cost.tgz" "${dirs[@]}" && rm -rf "${dirs[@]/#/$OUT/}"
+      echo "cost rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     demo)
       "$B/addscope-demo" --json "$OUT/demo.json" >"$OUT/demo.txt" 2>&1; rc=$?
       for ty in double int32; do

@@ -1,7 +1,8 @@
 // A STREAM-style program (as BabelStream's Kokkos model writes it: member
 // functions launching unlabelled lambdas), a fence after every kernel.
 // Every wait is in a fence the program wrote; the kernel names are lambda
-// types. Prints the best bandwidth of each kernel.
+// types. Prints the best bandwidth of each kernel, and "cost: stream_add
+// GBS GB/s" and "cost: stream_triad GBS GB/s" (tests/perf/waits_cost.sh).
 // Usage: addscope-test-stream-fenced [n=10^7] [iterations=100]
 #include <algorithm>
 #include <cstdio>
@@ -95,6 +96,8 @@ int main(int argc, char** argv) {
         "%.1f add %.1f triad %.1f dot %.1f (dot %g)\n",
         n, iters, total, 2 * fb / best[0], 2 * fb / best[1], 3 * fb / best[2],
         3 * fb / best[3], 2 * fb / best[4], double(sum));
+    std::printf("cost: stream_add %.2f GB/s\n", 3 * fb / best[2]);
+    std::printf("cost: stream_triad %.2f GB/s\n", 3 * fb / best[3]);
   }
   Kokkos::finalize();
   return 0;

@@ -1,5 +1,7 @@
 // Two execution space instances, a slow kernel on each, then both fenced:
-// they run concurrently (the wall time is one kernel's, not two).
+// they run concurrently (the wall time is one kernel's, not two). Prints
+// the wall time, also as "cost: two_instances_wall SECONDS s"
+// (tests/perf/waits_cost.sh).
 // Usage: addscope-test-two-instances [n=10^7]
 #include <cstdio>
 
@@ -25,6 +27,7 @@ int main(int argc, char** argv) {
     inst[1].fence();
     const double t1 = now_s();
     std::printf("two_instances: wall %.4f s\n", t1 - t0);
+    std::printf("cost: two_instances_wall %.6f s\n", t1 - t0);
   }
   Kokkos::finalize();
   return 0;

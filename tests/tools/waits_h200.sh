@@ -2,14 +2,16 @@
 # The waits tool on a GPU, every case and every overhead figure in one go,
 # for each Kokkos flavour bundled (cmake/cuda-bundle.sh): the checks of
 # tests/tools (device timestamps and, for two cases, without CUPTI), the
-# library's in-process front door (unit tests), a program nobody here wrote
-# when bundled (bin/babelstream-kokkos), and the tool's cost:
-#   per kernel     empty parallel_for + fence, no tool / empty tool / waits tool
-#   bandwidth      STREAM-style, 10^7 floats, fence after every kernel
-#   concurrency    two instances x a 0.5 s kernel, wall time
+# library's in-process front door (unit tests), programs nobody here wrote
+# when bundled (bin/babelstream-kokkos, bin/kokkos-stream,
+# bin/kokkos-thread-teams-lambda: cmake/external-programs.sh), and the
+# tool's cost: tests/perf/waits_cost.sh on the flavour (no tool / empty
+# tool / waits tool / kokkos-tools' kernel timer when bundled, ROUNDS
+# interleaved rounds, default 5; the CUPTI floor beside it), its table in
+# the summary, its CSV and log in waits_checks.tgz (cost_FLAVOUR/).
 # Ends with a summary table.
 #   OUT=logs bash waits_h200.sh BUNDLE_DIR [FLAVOUR_DIR...]
-# WAITS_OVERHEAD=0 skips the overhead runs (the checks alone: ~30 s per
+# WAITS_OVERHEAD=0 skips the cost runs (the checks alone: ~30 s per
 # flavour).
 # A flavour dir holds bin/ (the programs) and optionally lib/; BUNDLE_DIR's
 # lib/ holds libaddscope_waits.so, libaddscope_null_tool.so and the CUDA
@@ -17,22 +19,17 @@
 # all flavours).
 set -uo pipefail
 B="$(cd "${1:?usage: waits_h200.sh BUNDLE_DIR [FLAVOUR_DIR...]}" && pwd)"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 shift
 [[ $# -gt 0 ]] || set -- "$B"
 OUT="${OUT:-$PWD/logs}"
 mkdir -p "$OUT/checks"
 TOOL="$B/lib/libaddscope_waits.so"
-NULL="$B/lib/libaddscope_null_tool.so"
 export LD_LIBRARY_PATH="$B/lib:${LD_LIBRARY_PATH:-}"
 export OMP_PROC_BIND=false OMP_NUM_THREADS="${OMP_NUM_THREADS:-8}"
-REPS="${REPS:-3}"
 summary="$OUT/waits_summary.txt"
 : >"$summary"
 status=0
-
-median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "nan"}'; }
-# first number after WORD in a line
-field() { sed -n "s/.*$1 \([0-9.e+-]*\).*/\1/p" | head -1; }
 
 for F in "$@"; do
   F="$(cd "$F" && pwd)"
@@ -90,47 +87,25 @@ for F in "$@"; do
   fi
 
   [[ "${WAITS_OVERHEAD:-1}" == 0 ]] && continue
-  # ---- overhead: interleaved runs, medians ----------------------------------
-  declare -A kf=() dc=() bw=() wall=()
-  for r in $(seq "$REPS"); do
-    for mode in none null waits; do
-      env_=()
-      [[ $mode == null ]] && env_=(KOKKOS_PROFILE_LIBRARY="$NULL" KOKKOS_TOOLS_LIBS="$NULL")
-      [[ $mode == waits ]] && env_=(KOKKOS_PROFILE_LIBRARY="$TOOL" KOKKOS_TOOLS_LIBS="$TOOL")
-      line="$(env "${env_[@]}" timeout 60 "$bin/addscope-test-event-overhead" 20000 2>&1 | grep '^event_overhead')"
-      echo "$mode: $line" >>"$log"
-      kf[$mode]+="$(echo "$line" | field "launch+fence") "
-      dc[$mode]+="$(echo "$line" | field "deep_copy") "
-      [[ $mode == null ]] && continue
-      line="$(env "${env_[@]}" timeout 60 "$bin/addscope-test-stream-fenced" 10000000 100 2>&1 | grep '^stream_fenced')"
-      echo "$mode: $line" >>"$log"
-      bw[$mode]+="$(echo "$line" | field "add") "
-      bw[${mode}_triad]+="$(echo "$line" | field "triad") "
-      line="$(env "${env_[@]}" timeout 60 "$bin/addscope-test-two-instances" 2>&1 | grep '^two_instances')"
-      echo "$mode: $line" >>"$log"
-      wall[$mode]+="$(echo "$line" | field "wall") "
-    done
-  done
-  m() { tr ' ' '\n' <<<"$1" | grep -v '^$' | median; }
-  kn=$(m "${kf[none]}"); kz=$(m "${kf[null]}"); kw=$(m "${kf[waits]}")
-  dn=$(m "${dc[none]}"); dz=$(m "${dc[null]}"); dw=$(m "${dc[waits]}")
-  an=$(m "${bw[none]}"); aw=$(m "${bw[waits]}")
-  tn=$(m "${bw[none_triad]}"); tw=$(m "${bw[waits_triad]}")
-  wn=$(m "${wall[none]}"); ww=$(m "${wall[waits]}")
-  {
-    printf '%-11s per kernel (empty launch+fence, us): none %s, empty tool %s, waits %s -> +%s us over none, +%s us over the empty tool\n' \
-      "$name" "$kn" "$kz" "$kw" "$(awk "BEGIN{printf \"%.2f\", $kw-$kn}")" "$(awk "BEGIN{printf \"%.2f\", $kw-$kz}")"
-    printf '%-11s deep_copy of 1 element (us): none %s, empty tool %s, waits %s\n' "$name" "$dn" "$dz" "$dw"
-    printf '%-11s STREAM 10^7 floats, fenced (GB/s): add %s -> %s (%s%%), triad %s -> %s (%s%%)\n' \
-      "$name" "$an" "$aw" "$(awk "BEGIN{printf \"%+.1f\", 100*($aw-$an)/$an}")" \
-      "$tn" "$tw" "$(awk "BEGIN{printf \"%+.1f\", 100*($tw-$tn)/$tn}")"
-    printf '%-11s two instances x 0.5 s kernel (wall s): none %s, waits %s (%s%%)\n' \
-      "$name" "$wn" "$ww" "$(awk "BEGIN{printf \"%+.1f\", 100*($ww-$wn)/$wn}")"
-  } | tee -a "$log" >>"$summary"
-  unset kf dc bw wall
+  # ---- the tool's cost: tests/perf/waits_cost.sh (beside this script in the
+  # bundle), ROUNDS interleaved rounds; its table goes into the summary.
+  cost_sh="$HERE/waits_cost.sh"
+  [[ -f "$cost_sh" ]] || cost_sh="$HERE/../perf/waits_cost.sh"
+  kt=()
+  [[ -f "$B/lib/kp_kernel_timer.so" ]] && kt=(--kt-lib "$B/lib/kp_kernel_timer.so")
+  echo "  cost: bash $cost_sh $F ${kt[*]} (OUT=$OUT/cost_$name)" | tee -a "$log"
+  OUT="$OUT/cost_$name" bash "$cost_sh" "$F" "${kt[@]}" >>"$log" 2>&1 || status=1
+  if [[ -f "$OUT/cost_$name/waits_cost.txt" ]]; then
+    { echo "$name cost:"; cat "$OUT/cost_$name/waits_cost.txt"; echo; } | tee -a "$log" >>"$summary"
+  else
+    echo "$name cost: FAILED (no table; see $log)" | tee -a "$log" >>"$summary"
+  fi
 done
 
-tar -C "$OUT" -czf "$OUT/waits_checks.tgz" checks && rm -rf "$OUT/checks"
+# (the cost runs' CSV and logs go into the same archive: few files come back)
+costs=()
+for c in "$OUT"/cost_*; do [[ -d "$c" ]] && costs+=("$(basename "$c")"); done
+tar -C "$OUT" -czf "$OUT/waits_checks.tgz" checks "${costs[@]}" && rm -rf "$OUT/checks" "${costs[@]/#/$OUT/}"
 echo
 echo "===== waits summary"
 cat "$summary"
