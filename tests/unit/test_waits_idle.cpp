@@ -295,6 +295,14 @@ TEST(WaitsIdle, HostCodeUntilTheLaunchThenLaunchLatency) {
     EXPECT_EQ(addscope::idle_site_words(row), "between k and k");
     expect_exact_sums(r.s);
   }
+  addscope::IdleSiteStats w;
+  w.cause = IdleCause::HostCode;
+  EXPECT_EQ(addscope::idle_site_words(w), "between Kokkos calls");
+  w.before = "a";
+  EXPECT_EQ(addscope::idle_site_words(w), "after a");
+  w.before.clear();
+  w.after = "b";
+  EXPECT_EQ(addscope::idle_site_words(w), "before b");
 }
 
 // A Kokkos call's own work (not blocked) is host code too, named by it.

@@ -172,7 +172,7 @@ std::string idle_site_words(const IdleSiteStats& r) {
     return "between " + r.before + " and " + r.after;
   if (!r.before.empty()) return "after " + r.before;
   if (!r.after.empty()) return "before " + r.after;
-  return "in the program's code";
+  return "between Kokkos calls";
 }
 
 std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {

@@ -36,7 +36,7 @@ nlohmann::json idle_json(const IdleSummary& s);
 /// that means something (IdleWhatIf::region_share), else of the run.
 std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s);
 /// How a host-code row reads: "between A and B", "after A", "before B",
-/// "in A's own work", "in the program's code".
+/// "in A's own work", "between Kokkos calls" (neither known).
 std::string idle_site_words(const IdleSiteStats& r);
 
 }  // namespace addscope
