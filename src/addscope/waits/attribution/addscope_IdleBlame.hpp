@@ -68,11 +68,11 @@
 // later) so that a quiet thread — one in a long fence, an MPI wait, or its
 // own code for minutes — never holds the watermark back; the charge is the
 // same (launch calls, which are short, are best fed whole: the host-code
-// part ends at the begin of the piece holding the launch time). What stays: per
-// device and per (device, thread) a few numbers, the caps' aggregates
-// (IdleLimits: past a cap, new rows merge into one "other" row, counted), and
-// the K longest gaps — flat whatever the run's length. Not thread-safe (the
-// analyzer thread owns it).
+// part ends at the begin of the piece holding the launch time).
+// What stays: per device and per (device, thread) a few numbers, the caps'
+// aggregates (IdleLimits: past a cap, new rows merge into one "other" row,
+// counted), and the K longest gaps — flat whatever the run's length. Not
+// thread-safe (the analyzer thread owns it).
 #ifndef ADDSCOPE_WAITS_ATTRIBUTION_IDLEBLAME_HPP
 #define ADDSCOPE_WAITS_ATTRIBUTION_IDLEBLAME_HPP
 
