@@ -12,7 +12,14 @@
 //  * Host work done while K ran (after its launch returned) and nobody waited
 //    for it is *overlap*: time saved.
 //  * A wait is *explicit* in a fence the program wrote (or a synchronization
-//    call of its own); anywhere else it is *hidden*.
+//    call of its own); anywhere else it is *hidden*. A fence is the
+//    program's only when the program called it: Kokkos::fence() or
+//    exec.fence() with Kokkos' default name or a name of its own. Every
+//    fence Kokkos issues itself (allocation, deallocation, deep_copy,
+//    reductions and scans into host values, DualView syncs, View
+//    initialization, containers, algorithms, back-ends) is hidden, charged
+//    to the Kokkos call that made it. The labels checked (Kokkos 4.6.99 and
+//    3.4.01) are listed in addscope_Attribution.cpp and docs/waits-report.md.
 #ifndef ADDSCOPE_WAITS_ATTRIBUTION_ATTRIBUTION_HPP
 #define ADDSCOPE_WAITS_ATTRIBUTION_ATTRIBUTION_HPP
 
@@ -52,11 +59,22 @@ double overlap_s(const DeviceKernel& k);
 /// returned, if `b` is on k's launching thread; 0 otherwise.
 double blocked_during(const BlockingCall& b, const DeviceKernel& k);
 
+/// A label Kokkos gives a fence it issues itself (never one the program
+/// called): "Kokkos::..." except the default names of Kokkos::fence() and
+/// exec.fence(), and the internal labels that do not start with "Kokkos::":
+/// "SharedAllocationRecord<Kokkos::CudaSpace, void>::
+/// SharedAllocationRecord(): fence after copying header from HostSpace"
+/// (every View allocated in device memory), "MemoryPool::...", ...
+bool is_kokkos_internal_fence(const std::string& fence_name);
 /// A fence the program wrote: Kokkos' default names for Kokkos::fence() and
-/// exec.fence(), or any name that is not one of Kokkos' internal fences.
+/// exec.fence() ("Kokkos::fence: Unnamed Global Fence",
+/// "Kokkos::Cuda::fence(): Unnamed Instance Fence", ...), or any name that
+/// is not one of Kokkos' internal fences (the program named it).
 bool is_user_fence(const std::string& fence_name);
-/// The fence Kokkos makes after a parallel_reduce into a host value: it
-/// waits for the reduction the program just launched.
+/// The fence Kokkos makes after a parallel_reduce or parallel_scan into a
+/// host value: it waits for the reduction the program just launched (that
+/// wait is the launch's own work); waiting there for earlier kernels is
+/// hidden (the program asked for a value, not for a fence).
 bool is_result_fence(const std::string& fence_name);
 
 /// A fence that completes the launch just before it on the same thread, so

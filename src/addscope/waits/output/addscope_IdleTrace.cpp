@@ -1,0 +1,70 @@
+#include "addscope/waits/output/addscope_IdleTrace.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace addscope {
+
+namespace {
+nlohmann::json str_or_null(const std::string& s) {
+  return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+}
+bool host_blamed(IdleCause c) {
+  return c == IdleCause::SyncRoundTrip || c == IdleCause::Communication ||
+         c == IdleCause::LaunchLatency || c == IdleCause::HostCode;
+}
+}  // namespace
+
+std::size_t emit_idle_trace(const IdleInterval& g, IdleTraceSink& sink) {
+  std::size_t events = 0;
+  for (const IdlePiece& p : g.pieces) {
+    if (p.end_s <= p.begin_s) continue;
+    nlohmann::json a = {
+        {"cause", idle_cause_name(p.cause)},
+        {"gap_us", (g.end_s - g.begin_s) * 1e6},
+        {"next", str_or_null(g.next)},
+        {"next_kind", device_work_name(g.next_kind)},
+        {"next_stream", g.stream},
+        {"thread",
+         g.thread_known ? nlohmann::json(g.thread) : nlohmann::json(nullptr)},
+        {"state", g.state_known ? nlohmann::json(host_state_name(g.state))
+                                : nlohmann::json(nullptr)},
+        {"site", str_or_null(g.site)},
+        {"region", str_or_null(g.region)},
+        {"before", str_or_null(g.before)},
+        {"after", str_or_null(g.after)}};
+    sink.idle_slice(
+        g.device, -1, std::string("idle: ") + idle_cause_words(p.cause),
+        p.begin_s, p.end_s,
+        a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    ++events;
+  }
+  if (g.pieces.empty() || !g.state_known || !g.thread_known) return events;
+  const IdlePiece& first = g.pieces.front();
+  if (first.end_s <= first.begin_s || !host_blamed(first.cause)) return events;
+  // The blamed host interval's part inside the blamed piece.
+  double hb = std::max(g.host_begin_s, first.begin_s);
+  double he = std::min(g.host_end_s, first.end_s);
+  if (he <= hb) {  // it ended as the device went idle: its own middle
+    hb = g.host_begin_s;
+    he = g.host_end_s;
+  }
+  if (he < hb) return events;
+  if (first.cause == IdleCause::HostCode && g.state == HostState::Program) {
+    if (he <= hb) return events;
+    nlohmann::json a = {
+        {"before", str_or_null(g.before)},
+        {"after", str_or_null(g.after)},
+        {"region", str_or_null(g.region)},
+        {"device_idle_us", (first.end_s - first.begin_s) * 1e6}};
+    sink.host_slice(
+        g.thread, "host code (device idle)", hb, he,
+        a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    ++events;
+  }
+  sink.flow(g.device, -1, 0.5 * (first.begin_s + first.end_s), g.thread,
+            0.5 * (hb + he), "device idle");
+  return events + 1;
+}
+
+}  // namespace addscope
