@@ -29,10 +29,8 @@ void Replay::set_trace(std::unique_ptr<ChromeTrace> t) {
 WaitClass Replay::classify(CallKind kind, std::uint32_t what, SyncApi api) {
   switch (kind) {
     case CallKind::Fence:
-      return names_.flags(what) &
-                     (NameTable::kUserFence | NameTable::kResultFence)
-                 ? WaitClass::Explicit
-                 : WaitClass::Hidden;
+      return names_.flags(what) & NameTable::kUserFence ? WaitClass::Explicit
+                                                        : WaitClass::Hidden;
     case CallKind::Runtime:
       return is_synchronization(api) ? WaitClass::Explicit : WaitClass::Hidden;
     default:
