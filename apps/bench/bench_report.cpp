@@ -355,7 +355,7 @@ nlohmann::json report_json(const Report& r) {
   using nlohmann::json;
   const DeviceInfo& d = r.device;
   json doc;
-  // The schema (docs/json.md), as the waits tool's "addscope-waits/3":
+  // The schema (docs/json.md), as the waits tool's "addscope-waits/4":
   // bumped when a field is renamed, removed or changes meaning. 3: the
   // schema became a string (it was the integer 2).
   doc["tool"] = "addscope-bench";

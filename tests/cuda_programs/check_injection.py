@@ -145,7 +145,7 @@ def self_test():
     """The checker on made-up runs: a good one passes, each broken one
     fails with the check that should catch it."""
     good = {
-        "schema": "addscope-waits/3", "mode": "device",
+        "schema": "addscope-waits/4", "mode": "device",
         FRONT_DOOR_FIELD: FRONT_DOOR_VALUE,
         "totals": {"kernels_without_device_record": 0},
         "waits": [

@@ -570,7 +570,7 @@ int main(int argc, char** argv) {
     try {
       std::ifstream f(json);
       const nlohmann::json j = nlohmann::json::parse(f);
-      check(j["schema"] == "addscope-waits/3", "JSON schema");
+      check(j["schema"] == "addscope-waits/4", "JSON schema");
       check(j["options"]["top"] == 3,
             "--top 3 did not reach the tool: " + j["options"].dump());
       check(!j["kernels"].empty(), "no kernels in the JSON");

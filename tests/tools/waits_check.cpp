@@ -410,7 +410,7 @@ int main(int argc, char** argv) {
     std::cout << name << ": FAIL\n";
     return 1;
   }
-  check(j["schema"] == "addscope-waits/3" && j["version"] == 3, "schema");
+  check(j["schema"] == "addscope-waits/4" && j["version"] == 4, "schema");
   const json& dropped = j["dropped"];
   auto dropped_n = [&](const char* k) {
     return dropped.is_object() && dropped.contains(k)
@@ -788,6 +788,53 @@ int main(int argc, char** argv) {
               std::to_string(calls_of("faults::before_exit")) + " times");
     check(dropped_n("unpopped_regions") == 1,
           "the region left open is not counted");
+  } else if (name.rfind("idle_", 0) == 0) {
+    // tests/tools/idle_patterns.cpp: the cause that must dominate the
+    // device's idle time (device mode); a host backend has no device idle.
+    const json& id = j["idle"];
+    check(id.is_object(), "no idle section in the JSON");
+    if (expect != "device") {
+      check(!id.value("any_activity", false),
+            "device activity seen without device records");
+    } else if (id.is_object()) {
+      const double share = id.value("idle_share", 0.0);
+      std::string top;
+      double top_s = -1;
+      for (auto it = id["causes"].begin(); it != id["causes"].end(); ++it) {
+        const double s = it.value().value("idle_s", 0.0);
+        if (s > top_s) {
+          top_s = s;
+          top = it.key();
+        }
+      }
+      char note[160];
+      std::snprintf(note, sizeof note, " idle %.1f%%, most %s %.3f ms",
+                    100 * share, top.c_str(), top_s * 1e3);
+      shape_note += note;
+      const std::string want = name == "idle_loop"           ? "sync_round_trip"
+                               : name == "idle_host_bound"   ? "host_code"
+                               : name == "idle_launch_bound" ? "launch_latency"
+                                                             : "";
+      if (want.empty()) {  // idle_streaming: the device never waits long
+        check(share < 0.05,
+              "a streaming run left the device idle " +
+                  std::to_string(100 * share) + "% of the time");
+      } else {
+        check(share > 0.2, "the device idle only " +
+                               std::to_string(100 * share) + "% of the run");
+        check(top == want, "most idle time is " + top + ", not " + want);
+      }
+      if (name == "idle_loop") {
+        bool site = false;
+        for (const auto& r : id["sites"])
+          site = site || (r.value("cause", "") == "sync_round_trip" &&
+                          r["site"].is_string() &&
+                          contains(r["site"].get<std::string>(), "deep_copy"));
+        check(site, "no round trip charged to a deep_copy");
+        check(contains(err, "round trips left the device idle"),
+              "no what-if line for the round trips");
+      }
+    }
   } else if (name == "external" || name == "external_healthy") {
     // A program nobody here wrote: its starved launches, if any, go into
     // the summary; external_healthy must have none.

@@ -61,6 +61,10 @@ for F in "$@"; do
   run_case shape_healthy device addscope-test-shape-healthy 100000000 10
   run_case shape_plain_add device addscope-test-shape-plain-add 10000000 20
   run_case wait_scope device addscope-test-wait-scope
+  run_case idle_loop device addscope-test-idle-patterns loop
+  run_case idle_host_bound device addscope-test-idle-patterns host_bound
+  run_case idle_launch_bound device addscope-test-idle-patterns launch_bound
+  run_case idle_streaming device addscope-test-idle-patterns streaming
   run_case seed kokkos-only addscope-test-slow-read
   run_case overlap kokkos-only addscope-test-overlap 10000000 1000
   if [[ -x "$bin/babelstream-kokkos" ]]; then

@@ -16,6 +16,17 @@ import sys
 import tempfile
 
 
+def read_trace(path):
+    """The Trace Event Format's array form, whose closing ']' may be
+    missing (a program killed before the tool could close it: the tool
+    writes whole events, one per line)."""
+    with open(path) as f:
+        text = f.read().rstrip()
+    if not text.endswith("]"):
+        text = text.rstrip(",") + "\n]"
+    return json.loads(text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trace")
@@ -26,8 +37,7 @@ def main():
     ap.add_argument("--title", default=None)
     a = ap.parse_args()
     try:
-        with open(a.trace) as f:
-            ev = json.load(f)
+        ev = read_trace(a.trace)
     except (OSError, ValueError) as e:
         sys.exit(f"waits_trace_plot: cannot read trace {a.trace}: {e}")
 

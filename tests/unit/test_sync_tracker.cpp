@@ -466,8 +466,8 @@ TEST(WaitsTracker, ReportAndJson) {
             std::string::npos)
       << r;
   const auto j = nlohmann::json::parse(addscope::waits_json(w));
-  EXPECT_EQ(j["schema"], "addscope-waits/3");
-  EXPECT_EQ(j["version"], 3);
+  EXPECT_EQ(j["schema"], "addscope-waits/4");
+  EXPECT_EQ(j["version"], 4);
   EXPECT_EQ(j["mode"], "device");
   ASSERT_EQ(j["waits"].size(), 1u);
   EXPECT_EQ(j["waits"][0]["class"], "hidden");

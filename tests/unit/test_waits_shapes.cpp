@@ -627,8 +627,8 @@ TEST(WaitsReport, TopAndThreshold) {
 TEST(WaitsReport, JsonInTimeOrderWithNulls) {
   const auto w = many_waits(3, 4, 1e-3);
   const auto j = json_of(w);
-  EXPECT_EQ(j["schema"], "addscope-waits/3");
-  EXPECT_EQ(j["version"], 3);
+  EXPECT_EQ(j["schema"], "addscope-waits/4");
+  EXPECT_EQ(j["version"], 4);
   ASSERT_EQ(j["waits"].size(), 7u);
   for (std::size_t i = 1; i < j["waits"].size(); ++i)
     EXPECT_LT(j["waits"][i - 1]["begin_s"].get<double>(),

@@ -116,7 +116,7 @@ SyncTracker::SyncTracker(TrackerOptions options)
   p.logs.pool().set_wake(&wake_analyzer, &p.analyzer);
   Impl::Replay& rp = p.analyzer.replay();
   if (p.opt.device_records_by_hand) {
-    rp.mode.device_times = rp.device_times_ever = true;
+    rp.set_device_times(true);
     rp.mode.tie = p.opt.tie_by_hand;
     p.device_times = true;
     p.source_desc = "device records given by hand";
@@ -140,6 +140,7 @@ double SyncTracker::now() const { return p_->now(); }
 void SyncTracker::set_fed_by_kokkos_tools(bool on) {
   std::lock_guard<std::mutex> g(p_->ctl);
   p_->fed_by_tools = on;
+  p_->ever_fed_by_tools = p_->ever_fed_by_tools || on;
   device_settled_ = false;
 }
 bool SyncTracker::fed_by_kokkos_tools() const {
@@ -268,6 +269,25 @@ bool SyncTracker::start_device_tracing() {
   p.source_desc = src->description();
   if (ok) record_mode();
   return records;
+}
+
+void SyncTracker::trace_any_cuda_program() {
+  Parts& p = *p_;
+  {
+    std::lock_guard<std::mutex> g(p.ctl);
+    p.any_program = true;
+    if (p.tools_started_source) return;  // watched already
+    p.tools_started_source = true;        // for the whole run
+    if (p.opt.make_device_source) {
+      const char* dev = std::getenv("ADDSCOPE_WAITS_DEVICE");
+      const auto m = dev && std::string(dev) == "callbacks"
+                         ? Impl::CuptiMode::Callbacks
+                         : Impl::CuptiMode::Full;
+      p.opt.make_device_source = [m] { return Impl::make_cupti_source(m, true); };
+    }
+  }
+  start_device_tracing();
+  device_settled_.store(true, std::memory_order_release);
 }
 
 void SyncTracker::stop_device_tracing() {
@@ -417,6 +437,9 @@ WaitsSnapshot SyncTracker::snapshot() {
   w.dropped.events = p.analyzer.events_dropped();
   std::lock_guard<std::mutex> g(p.ctl);
   w.device_source = p.source_desc;
+  w.front_door = p.ever_fed_by_tools ? "kokkos"
+                 : p.any_program     ? "cuda-injection"
+                                     : "library";
   if (p.source) w.dropped.device_records = p.source->records_dropped();
   return w;
 }

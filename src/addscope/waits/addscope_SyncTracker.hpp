@@ -111,6 +111,11 @@ class SyncTracker final : public Impl::DeviceSink {
   /// Stops the device source and attributes everything still pending
   /// (kernels without device records are dropped): the end of the program.
   void finish();
+  /// The CUDA injection front door (CUDA_INJECTION64_PATH: any CUDA
+  /// program, Kokkos or not): the device is watched for the whole run from
+  /// now on, launches tied to kernels by the runtime's and the driver's
+  /// launch callbacks, the driver's blocking calls followed too.
+  void trace_any_cuda_program();
   /// Runs the analyzer on a thread of its own from now on (the tool);
   /// `on_signal(sig)` runs there for a signal posted by post_signal().
   void start_background(void (*on_signal)(int) = nullptr);

@@ -202,6 +202,7 @@ void SyncTracker::on_blocking_begin(const Impl::BlockingBegin& b) {
     r.stream = b.stream;
     r.u64 = b.bytes;
     r.copy_kind = std::uint8_t(b.copy_kind);
+    r.correlation = b.correlation;
   });
 }
 

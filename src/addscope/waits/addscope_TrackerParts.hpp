@@ -52,6 +52,7 @@ struct SyncTracker::Parts {
   bool source_running = false;
   bool device_times = false, callbacks_only = false, by_call = false;
   bool tools_started_source = false, fed_by_tools = false;
+  bool ever_fed_by_tools = false, any_program = false;
   bool devices_queried = false;
   int tracing_refs = 0;
   std::string source_desc;

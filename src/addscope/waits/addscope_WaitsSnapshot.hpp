@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "addscope/waits/attribution/addscope_IdleSummary.hpp"
 #include "addscope/waits/attribution/addscope_Ledger.hpp"
 #include "addscope/waits/attribution/addscope_Occupancy.hpp"
 
@@ -63,6 +64,10 @@ struct WaitsDropped {
 struct WaitsSnapshot {
   WaitsMode mode = WaitsMode::Host;
   std::string device_source;  ///< how device work was observed, in words
+  /// How the tool came in: "kokkos" (Kokkos Tools), "cuda-injection" (any
+  /// CUDA program, through CUDA_INJECTION64_PATH), "library" (addscope's
+  /// own front door).
+  std::string front_door = "library";
   int kokkos_fences = -1;  ///< Kokkos reports fences: 1 yes, 0 no, -1 unknown
   int rank = -1;           ///< MPI rank (-1: not under MPI)
   /// The clock's epoch (time 0 of every *_s time) on the system clock,
@@ -81,6 +86,8 @@ struct WaitsSnapshot {
   std::uint64_t trace_events_dropped = 0;
   bool trace_write_failed = false;  ///< the trace file is incomplete
   WaitsDropped dropped;
+  /// Why the device sat idle (device mode only; empty otherwise).
+  IdleSummary idle;
 };
 
 }  // namespace addscope

@@ -120,6 +120,7 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       b.stream = r.stream;
       b.bytes = r.u64;
       b.copy_kind = r.copy_kind;
+      b.correlation = r.correlation;
       rp.blocking_begin(th, r.t, b, r.id);
       break;
     }
@@ -127,11 +128,10 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       rp.blocking_end(th, r.t);
       break;
     case EventKind::DeviceMode:
-      rp.mode.device_times = r.flags & EventRecord::kDeviceTimes;
+      rp.set_device_times(r.flags & EventRecord::kDeviceTimes);
       rp.mode.callbacks_only = r.flags & EventRecord::kCallbacksOnly;
       rp.mode.tie = r.flags & EventRecord::kTieExternal ? LaunchTie::External
                                                         : LaunchTie::Callbacks;
-      rp.device_times_ever = rp.device_times_ever || rp.mode.device_times;
       rp.callbacks_ever = rp.callbacks_ever || rp.mode.callbacks_only;
       break;
     case EventKind::ThreadExit:
@@ -211,6 +211,10 @@ std::uint64_t Analyzer::events_dropped() {
 
 void Analyzer::on_device_kernels(std::vector<DeviceKernelRecord>& k) {
   for (const auto& r : k) replay_->device_kernel(r);
+}
+
+void Analyzer::on_device_copies(std::vector<DeviceCopyRecord>& c) {
+  for (const auto& r : c) replay_->device_copy(r);
 }
 
 void Analyzer::on_external_correlation(std::uint32_t correlation,

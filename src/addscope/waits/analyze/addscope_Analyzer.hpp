@@ -72,6 +72,7 @@ class Analyzer final : public DeviceRecordSink {
 
   // DeviceRecordSink (from DeviceSource::drain, under mutex())
   void on_device_kernels(std::vector<DeviceKernelRecord>& k) override;
+  void on_device_copies(std::vector<DeviceCopyRecord>& c) override;
   void on_external_correlation(std::uint32_t correlation,
                                std::uint64_t call_id) override;
 

@@ -5,6 +5,7 @@
 
 #include "addscope/waits/analyze/addscope_Replay.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
+#include "addscope/waits/output/addscope_IdleTrace.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -134,11 +135,59 @@ void Replay::fill_snapshot(WaitsSnapshot& w) const {
   threads_.for_each([&](const HostThread& t) {
     if (!t.exited) threads_.count_left_open(t, w.dropped);
   });
+  if (device_times_ever)
+    w.idle = idle_.summary([this](std::uint32_t id) { return names_[id]; });
   const LedgerDropped& ld = ledger_.dropped();
   w.dropped.kernels = ld.kernels;
   w.dropped.sites = ld.sites;
   w.dropped.streams = ld.streams;
   w.dropped.threads = ld.threads;
+}
+
+namespace {
+// The idle blame's slices, on the trace (a device's idle track).
+class TraceIdleSink final : public IdleTraceSink {
+ public:
+  explicit TraceIdleSink(ChromeTrace& t) : t_(t) {}
+  void idle_slice(std::uint32_t device, std::int64_t stream,
+                  const std::string& name, double begin_s, double end_s,
+                  const std::string& args_json) override {
+    t_.device_slice(device, track(stream), "idle", name, begin_s, end_s,
+                    args_json, "idle");
+  }
+  void host_slice(std::uint32_t thread, const std::string& name,
+                  double begin_s, double end_s,
+                  const std::string& args_json) override {
+    t_.host_slice(thread, name, "idle", begin_s, end_s, args_json);
+  }
+  void flow(std::uint32_t device, std::int64_t stream, double idle_t_s,
+            std::uint32_t thread, double host_t_s,
+            const std::string& name) override {
+    t_.flow(device, track(stream), idle_t_s, thread, host_t_s, name.c_str());
+  }
+
+ private:
+  // The device's idle track: a stream id no stream has.
+  static std::uint32_t track(std::int64_t stream) {
+    return stream < 0 ? 0xfffffff0u : std::uint32_t(stream);
+  }
+  ChromeTrace& t_;
+};
+}  // namespace
+
+void Replay::set_trace(std::unique_ptr<ChromeTrace> t) {
+  trace_ = std::move(t);
+  if (!trace_) {
+    idle_.set_gap_listener(nullptr);
+    return;
+  }
+  idle_.set_gap_listener([this](const IdleGapRecord& r) {
+    if (!trace_) return;
+    TraceIdleSink sink(*trace_);
+    emit_idle_trace(
+        idle_interval(r, [this](std::uint32_t id) { return names_[id]; }),
+        sink);
+  });
 }
 
 void Replay::fill_footprint(TrackerFootprint& f) const {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
+#include "addscope/waits/attribution/addscope_IdleSummary.hpp"
 #include "addscope/waits/attribution/addscope_WaitRecords.hpp"
 
 namespace addscope {
@@ -90,6 +91,14 @@ struct HostThread {
   // overlap), kept while a kernel not yet settled may have run during them.
   std::deque<BlockingCall> blocked;
   bool exited = false;
+  // Its timeline for the idle blame (analyze/addscope_IdleFeed.hpp): the
+  // interval open now, and the site of the last outermost call that ended.
+  bool idle_open = false;
+  HostState idle_state = HostState::Program;
+  double idle_begin = 0;
+  std::uint64_t idle_call = 0;
+  std::uint32_t idle_site = 0, idle_region = 0, idle_before = 0;
+  std::uint32_t last_outer_site = 0;
 
   /// The outermost / innermost open call that is not a region (or null).
   Open* outermost_call() {

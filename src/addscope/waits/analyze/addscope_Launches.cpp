@@ -114,6 +114,23 @@ std::uint64_t Launches::call_of(std::uint32_t correlation) const {
   return it->id;
 }
 
+double Launches::oldest_unseen_call(double fallback) const {
+  for (const auto& f : calls_)
+    if (!f.seen && f.name != 0) return std::min(fallback, f.launch_s);
+  return fallback;
+}
+
+void Launches::map_copy(std::uint32_t correlation, std::uint32_t thread) {
+  if (copy_thread_.size() >= max_pending_) copy_thread_.pop_front();
+  copy_thread_.emplace_back(correlation, thread);
+}
+
+std::uint32_t Launches::copy_thread(std::uint32_t correlation) const {
+  for (auto it = copy_thread_.rbegin(); it != copy_thread_.rend(); ++it)
+    if (it->first == correlation) return it->second;
+  return 0xffffffffu;
+}
+
 void Launches::forget_calls_before(double synced_s) {
   while (!calls_.empty() && calls_.front().launch_end_s > 0 &&
          calls_.front().launch_end_s <= synced_s)

@@ -31,6 +31,7 @@ struct LaunchFacts {
   std::uint32_t thread = 0;
   ExecId exec;
   double launch_s = 0, launch_end_s = 0;
+  bool seen = false;  // a kernel record came for it
 };
 
 struct PendingCorr {
@@ -81,6 +82,14 @@ class Launches {
   /// have all been delivered.
   void forget_calls_before(double synced_s);
   std::size_t calls_held() const { return calls_.size() + corr_ext_.size(); }
+  /// The launch time of the oldest Kokkos launch no kernel record came for
+  /// yet (`fallback` if none).
+  double oldest_unseen_call(double fallback) const;
+  /// A runtime copy `correlation` was made by `thread` (its record will
+  /// say which thread's it was).
+  void map_copy(std::uint32_t correlation, std::uint32_t thread);
+  /// The thread of a runtime copy (kUnknownThread if not known).
+  std::uint32_t copy_thread(std::uint32_t correlation) const;
 
   // ---- without device records
   // ------------------------------------------------
@@ -117,6 +126,7 @@ class Launches {
     std::uint64_t id;
   };
   std::deque<CorrExt> corr_ext_;  // by correlation id
+  std::deque<std::pair<std::uint32_t, std::uint32_t>> copy_thread_;
   std::vector<Lane> lanes_;
   std::size_t pending_count_ = 0;
 };

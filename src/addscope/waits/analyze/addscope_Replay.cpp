@@ -19,8 +19,10 @@ Replay::Replay(const TrackerOptions& opt)
 
 Replay::~Replay() = default;
 
-void Replay::set_trace(std::unique_ptr<ChromeTrace> t) {
-  trace_ = std::move(t);
+void Replay::set_device_times(bool on) {
+  mode.device_times = on;
+  device_times_ever = device_times_ever || on;
+  feed_.on = feed_.on || on;
 }
 
 // ---- helpers
@@ -145,6 +147,8 @@ void Replay::kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
     launches_.add_call(f);
   }
   threads_.push_open(th, std::move(o));
+  feed_.update(th, t);
+  last_t_ = t;
 }
 
 void Replay::call_begin(std::uint32_t thread, double t, std::uint64_t id,
@@ -175,6 +179,8 @@ void Replay::call_begin(std::uint32_t thread, double t, std::uint64_t id,
     launches_.add_call(f);
   }
   threads_.push_open(th, std::move(o));
+  feed_.update(th, t);
+  last_t_ = t;
 }
 
 void Replay::call_end(std::uint32_t thread, double t, std::uint64_t id) {
@@ -189,6 +195,8 @@ void Replay::call_end(std::uint32_t thread, double t, std::uint64_t id) {
   Open o = std::move(*it);
   th.stack.erase(std::next(it).base());
   end_open(th, o, t);
+  feed_.update(th, t);
+  last_t_ = t;
 }
 
 void Replay::call_end_innermost(std::uint32_t thread, double t, CallKind kind) {
@@ -202,6 +210,8 @@ void Replay::call_end_innermost(std::uint32_t thread, double t, CallKind kind) {
   Open o = std::move(*it);
   th.stack.erase(std::next(it).base());
   end_open(th, o, t);
+  feed_.update(th, t);
+  last_t_ = t;
 }
 
 void Replay::region_push(std::uint32_t thread, double t, std::uint32_t n) {
@@ -225,6 +235,7 @@ void Replay::region_push(std::uint32_t thread, double t, std::uint32_t n) {
                  names_.combo(Combo::RegionStart, n, 0,
                               [&] { return "start of region " + names_[n]; }),
                  false);
+  feed_.update(th, t);
 }
 
 void Replay::region_pop(std::uint32_t thread, double t) {
@@ -252,6 +263,7 @@ void Replay::region_pop(std::uint32_t thread, double t) {
       names_.combo(Combo::RegionEnd, o.what, 0,
                    [&] { return "end of region " + names_[o.what]; }),
       false);
+  feed_.update(th, t);
 }
 
 void Replay::instant(std::uint32_t thread, CallKind kind, std::uint32_t label,
@@ -274,6 +286,7 @@ void Replay::instant(std::uint32_t thread, CallKind kind, std::uint32_t label,
 void Replay::thread_exit(std::uint32_t idx) {
   HostThread* t = threads_.find(idx);
   if (!t || t->exited) return;
+  feed_.close(*t, last_t_);
   threads_.count_left_open(*t, dropped_);  // what it left open never ends
   t->stack.clear();
   t->region_paths.clear();

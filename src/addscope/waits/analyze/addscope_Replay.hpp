@@ -20,9 +20,11 @@
 #include "addscope/waits/addscope_TrackerOptions.hpp"
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
 #include "addscope/waits/analyze/addscope_HostThreads.hpp"
+#include "addscope/waits/analyze/addscope_IdleFeed.hpp"
 #include "addscope/waits/analyze/addscope_Launches.hpp"
 #include "addscope/waits/analyze/addscope_NameTable.hpp"
 #include "addscope/waits/analyze/addscope_TimeQueue.hpp"
+#include "addscope/waits/attribution/addscope_IdleBlame.hpp"
 #include "addscope/waits/attribution/addscope_Ledger.hpp"
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 
@@ -80,6 +82,10 @@ class Replay {
   // ------------------------------------------------------------
   /// Kernels the device ran: held until their launch is known (settle).
   void device_kernel(const DeviceKernelRecord& r);
+  /// Copies and memsets the device ran (they keep it busy).
+  void device_copy(const DeviceCopyRecord& r);
+  /// Device records start coming (or stop): the idle blame is fed then.
+  void set_device_times(bool on);
   /// CUPTI: runtime call `correlation` was made inside Kokkos call `id`.
   void external_correlation(std::uint32_t correlation, std::uint64_t id) {
     launches_.map_correlation(correlation, id);
@@ -131,7 +137,7 @@ class Replay {
   // settling
   void settle_impl(double host_s, double device_s, bool force);
   bool resolve(DeviceKernel& k, const DeviceKernelRecord& r, double host_s,
-               bool final);
+               bool final, bool* tied);
   void attribute_blocking(LiveBlocking& lb);
   void finalize_kernel(DeviceKernel& k);
   void finalize_call(std::uint64_t id, CallKind kind, std::uint32_t what,
@@ -141,6 +147,7 @@ class Replay {
                      bool bound, std::vector<Share>& shares);
   void finalize_live(LiveCall& c);
   void trace_kernel(const DeviceKernel& k, double overlap_s);
+  void feed_copies(double known_s, bool final);
 
   const TrackerOptions& opt_;
   TrackerLimits lim_;
@@ -155,6 +162,10 @@ class Replay {
   TimeQueue<std::uint64_t> live_by_end_;  // live calls named, by end time
   TimeQueue<LiveBlocking> blockings_;     // finished blocking calls, by begin
   TimeQueue<DeviceKernel> device_;        // kernels not settled, by end
+  IdleBlame idle_;
+  IdleFeed feed_{idle_};
+  std::vector<DeviceCopyRecord> arrived_copies_;  // ... copies
+  double last_t_ = 0;                            // the latest event's time
   std::vector<DeviceKernelRecord> arrived_;  // kernels not yet resolved
   std::vector<std::string> arrived_names_;   // ... their device names
   std::uint64_t without_record_ = 0;

@@ -251,6 +251,11 @@ void Replay::blocking_begin(std::uint32_t ti, double t, const BlockingBegin& bb,
     b.call = own_id;  // a call of its own
   }
   th.blocking_via = via;
+  if (bb.correlation != 0 &&
+      (bb.api == SyncApi::Memcpy || bb.api == SyncApi::MemcpyAsync))
+    launches_.map_copy(bb.correlation, ti);
+  feed_.update(th, t);
+  last_t_ = t;
 }
 
 void Replay::blocking_end(std::uint32_t ti, double t) {
@@ -265,6 +270,7 @@ void Replay::blocking_end(std::uint32_t ti, double t) {
   if (b.all_streams && b.api == SyncApi::DeviceSynchronize)
     synced_s_ = std::max(synced_s_, b.begin_s);
   Charge* owner = nullptr;
+  std::uint32_t own_site = 0;  // a call of its own: its site
   if (!th.outermost_call()) {
     LiveCall c;
     c.id = b.call;
@@ -294,6 +300,7 @@ void Replay::blocking_end(std::uint32_t ti, double t) {
     c.thread = ti;
     c.begin_s = b.begin_s;
     c.end_s = b.end_s;
+    own_site = c.site;
     add_live(std::move(c));
     owner = &live_calls_.find(b.call)->second;
   } else {
@@ -311,6 +318,8 @@ void Replay::blocking_end(std::uint32_t ti, double t) {
   } else if (mode.device_times) {
     blockings_.insert(b.begin_s, LiveBlocking{b, th.blocking_via});
   }
+  feed_.update(th, t, own_site);
+  last_t_ = t;
 }
 
 }  // namespace Impl

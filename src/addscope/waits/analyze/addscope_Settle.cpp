@@ -33,14 +33,14 @@ void Replay::device_kernel(const DeviceKernelRecord& r) {
 
 // Ties a kernel record to its launch; false if that may still come.
 bool Replay::resolve(DeviceKernel& k, const DeviceKernelRecord& r,
-                     double known_s, bool final) {
+                     double known_s, bool final, bool* tied) {
   k.correlation = r.correlation;
   k.device = r.device;
   k.stream = r.stream;
   k.start_s = r.start_s;
   k.end_s = std::max(r.end_s, r.start_s);
   k.shape = r.shape;
-  const LaunchFacts* f = nullptr;
+  LaunchFacts* f = nullptr;
   LaunchFacts copy;
   if (PendingCorr* p = launches_.find_corr(r.correlation)) {
     copy = p->facts;
@@ -48,7 +48,9 @@ bool Replay::resolve(DeviceKernel& k, const DeviceKernelRecord& r,
     launches_.done_corr(p);
   } else if (const std::uint64_t id = launches_.call_of(r.correlation)) {
     f = launches_.find_call(id);
+    if (f) f->seen = true;
   }
+  *tied = f != nullptr;
   if (!f && !final && !(r.start_s + kClockTolerance_s < known_s)) return false;
   if (f) {
     k.launch = f->name ? f->launch : 0;  // a deep_copy's kernel: no launch
@@ -67,6 +69,7 @@ bool Replay::resolve(DeviceKernel& k, const DeviceKernelRecord& r,
 
 std::size_t Replay::pending_total() const {
   return launches_.corr_live() + device_.size() + arrived_.size() +
+         arrived_copies_.size() +
          live_calls_.size() + blockings_.size() + launches_.pending_count();
 }
 
@@ -83,9 +86,21 @@ void Replay::settle_impl(double host_s, double device_s, bool force) {
     std::size_t keep = 0;
     for (std::size_t i = 0; i < arrived_.size(); ++i) {
       DeviceKernel k;
-      if (resolve(k, arrived_[i], known_s, final || force)) {
+      bool tied = false;
+      if (resolve(k, arrived_[i], known_s, final || force, &tied)) {
         if (k.name == 0) k.name = names_.intern(arrived_names_[i]);
         device_.insert(k.end_s, k);
+        if (feed_.on) {
+          DeviceActivity a;
+          a.device = k.device;
+          a.stream = k.stream;
+          a.start_s = k.start_s;
+          a.end_s = k.end_s;
+          a.name = k.name;
+          a.thread = tied ? k.thread : kUnknownThread;
+          a.launch_s = tied ? k.launch_s : -1;
+          idle_.add_activity(a);
+        }
       } else {
         unresolved_from = std::min(unresolved_from, arrived_[i].start_s);
         arrived_[keep] = arrived_[i];
@@ -151,7 +166,57 @@ void Replay::settle_impl(double host_s, double device_s, bool force) {
       t.blocked.pop_front();
   });
   threads_.erase_exited([](const HostThread&) { return false; });
+  // 6. The idle blame: up to where no device work can still come that
+  // began earlier (a launch with no record yet, a record not yet tied).
+  feed_copies(known_s, final || force);
+  if (final) {
+    feed_.advance(threads_, last_t_);
+    idle_.set_run_bounds(0, last_t_);
+    idle_.finish();
+  } else {
+    double wi = std::min(std::min(w, device_s), unresolved_from);
+    wi = launches_.oldest_unseen_call(wi);
+    for (const auto& c : arrived_copies_) wi = std::min(wi, c.start_s);
+    feed_.advance(threads_, wi);
+  }
   launches_.forget_calls_before(std::min(synced_s_, device_s));
+}
+
+void Replay::device_copy(const DeviceCopyRecord& r) {
+  if (!std::isfinite(r.start_s) || !std::isfinite(r.end_s)) return;
+  arrived_copies_.push_back(r);
+}
+
+// Copies and memsets keep the device busy: to the idle blame, once the
+// thread that made them is known (or never will be).
+void Replay::feed_copies(double known_s, bool final) {
+  std::size_t keep = 0;
+  for (std::size_t i = 0; i < arrived_copies_.size(); ++i) {
+    const DeviceCopyRecord& r = arrived_copies_[i];
+    std::uint32_t thread = kUnknownThread;
+    if (const std::uint64_t id = launches_.call_of(r.correlation)) {
+      if (const LaunchFacts* f = launches_.find_call(id)) thread = f->thread;
+    } else {
+      thread = launches_.copy_thread(r.correlation);
+    }
+    if (thread == kUnknownThread && !final &&
+        !(r.start_s + kClockTolerance_s < known_s)) {
+      arrived_copies_[keep++] = r;  // its call may still be read
+      continue;
+    }
+    if (feed_.on) {
+      DeviceActivity a;
+      a.device = r.device;
+      a.stream = r.stream;
+      a.kind = r.memset ? DeviceWork::Memset : DeviceWork::Memcpy;
+      a.start_s = r.start_s;
+      a.end_s = std::max(r.end_s, r.start_s);
+      a.name = names_.intern(r.memset ? "memset" : "memcpy");
+      a.thread = thread;
+      idle_.add_activity(a);
+    }
+  }
+  arrived_copies_.resize(keep);
 }
 
 void Replay::enforce_cap(double now_s) {

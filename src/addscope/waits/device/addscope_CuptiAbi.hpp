@@ -28,10 +28,14 @@ using Subscriber = void*;  // CUpti_SubscriberHandle
 using CallbackId = std::uint32_t;
 
 constexpr int kDomainRuntimeApi = 2;              // CUPTI_CB_DOMAIN_RUNTIME_API
+constexpr int kDomainResource = 3;             // CUPTI_CB_DOMAIN_RESOURCE
+constexpr CallbackId kContextDestroyStarting = 2;  // CUPTI_CBID_RESOURCE_...
 constexpr int kApiEnter = 0;                      // CUPTI_API_ENTER
 constexpr int kApiExit = 1;                       // CUPTI_API_EXIT
 constexpr int kActivityConcurrentKernel = 10;     // CUPTI_ACTIVITY_KIND_...
 constexpr int kActivityRuntime = 5;               // ..._RUNTIME
+constexpr int kActivityMemcpy = 1;                // ..._MEMCPY
+constexpr int kActivityMemset = 2;                // ..._MEMSET
 constexpr int kActivityExternalCorrelation = 39;  // ..._EXTERNAL_CORRELATION
 constexpr int kExternalKindCustom0 = 3;  // CUPTI_EXTERNAL_CORRELATION_KIND_...
 constexpr std::uint32_t kFlushForced = 1;  // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED
@@ -77,6 +81,21 @@ struct KernelRecordPrefix {
   std::uint32_t correlationId;
   std::int64_t gridId;
   const char* name;
+};
+
+// The common prefix of CUpti_ActivityMemcpyN and CUpti_ActivityMemsetN
+// (every version): a memset's `value` lies where a copy's four kinds do.
+struct CopyRecordPrefix {
+  int kind;
+  std::uint8_t copyKind;  // CUpti_ActivityMemcpyKind (memcpy only)
+  std::uint8_t srcKind, dstKind, flags;
+  std::uint64_t bytes;
+  std::uint64_t start;
+  std::uint64_t end;
+  std::uint32_t deviceId;
+  std::uint32_t contextId;
+  std::uint32_t streamId;
+  std::uint32_t correlationId;
 };
 
 // CUpti_ActivityExternalCorrelation: a runtime call made while the

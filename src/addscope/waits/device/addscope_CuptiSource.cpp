@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "addscope/waits/device/addscope_CuptiAbi.hpp"
+#include "addscope/waits/device/addscope_CuptiCalls.hpp"
 
 #if defined(__has_include)
 #if __has_include(<cupti.h>) && __has_include(<cuda.h>)
@@ -51,6 +52,22 @@ ADDSCOPE_SAME_OFFSET(ExternalCorrelationRecord,
 ADDSCOPE_SAME_OFFSET(ExternalCorrelationRecord,
                      CUpti_ActivityExternalCorrelation, correlationId);
 static_assert(kActivityRuntime == CUPTI_ACTIVITY_KIND_RUNTIME, "");
+static_assert(kActivityMemcpy == CUPTI_ACTIVITY_KIND_MEMCPY, "");
+static_assert(kActivityMemset == CUPTI_ACTIVITY_KIND_MEMSET, "");
+#define ADDSCOPE_COPY_PREFIX(K)                                  \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, bytes);              \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, start);              \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, end);                \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, deviceId);           \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, streamId);           \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, correlationId)
+ADDSCOPE_COPY_PREFIX(CUpti_ActivityMemcpy5);
+ADDSCOPE_COPY_PREFIX(CUpti_ActivityMemset4);
+ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, CUpti_ActivityMemcpy5, copyKind);
+#if CUPTI_API_VERSION >= 130000
+ADDSCOPE_COPY_PREFIX(CUpti_ActivityMemcpy6);
+#endif
+#undef ADDSCOPE_COPY_PREFIX
 static_assert(kActivityExternalCorrelation ==
                   CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
               "");
@@ -65,6 +82,10 @@ ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel8);
 #endif
 static_assert(kDomainRuntimeApi == CUPTI_CB_DOMAIN_RUNTIME_API, "");
 static_assert(kApiEnter == CUPTI_API_ENTER && kApiExit == CUPTI_API_EXIT, "");
+static_assert(kDomainResource == CUPTI_CB_DOMAIN_RESOURCE, "");
+static_assert(kContextDestroyStarting ==
+                  CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+              "");
 static_assert(kActivityConcurrentKernel ==
                   CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
               "");
@@ -296,7 +317,8 @@ std::atomic<CuptiSource*> g_active{nullptr};
 
 class CuptiSource final : public DeviceSource {
  public:
-  explicit CuptiSource(CuptiMode mode) : mode_(mode) {}
+  CuptiSource(CuptiMode mode, bool any_program)
+      : mode_(mode), any_program_(any_program) {}
   ~CuptiSource() override { stop(); }
 
   bool start(DeviceSink& sink) override {
@@ -331,11 +353,7 @@ class CuptiSource final : public DeviceSource {
       g_active = nullptr;
       return false;
     }
-    for (CallbackId id : blocking_callbacks())
-      api_.EnableCallback(1, sub_, kDomainRuntimeApi, id);
-    if (!by_call_)
-      for (CallbackId id : launch_callbacks())
-        api_.EnableCallback(1, sub_, kDomainRuntimeApi, id);
+    enable_callbacks();
     std::string how;
     if (mode_ != CuptiMode::Callbacks) {
       static std::once_flag registered;
@@ -345,6 +363,11 @@ class CuptiSource final : public DeviceSource {
                                              &CuptiSource::on_buffer_complete);
       });
       if (reg == kSuccess) reg = api_.ActivityEnable(kActivityConcurrentKernel);
+      // Copies and memsets keep the device busy (the idle blame's).
+      if (reg == kSuccess) copies_ = api_.ActivityEnable(kActivityMemcpy) ==
+                                         kSuccess &&
+                                     api_.ActivityEnable(kActivityMemset) ==
+                                         kSuccess;
       if (reg == kSuccess && by_call_) reg = enable_call_records(&how);
       if (reg != kSuccess) {
         desc_ = "CUPTI kernel records refused (" + api_.error(reg) +
@@ -374,6 +397,10 @@ class CuptiSource final : public DeviceSource {
     if (mode_ != CuptiMode::Callbacks) {
       api_.ActivityFlushAll(kFlushForced);
       api_.ActivityDisable(kActivityConcurrentKernel);
+      if (copies_) {
+        api_.ActivityDisable(kActivityMemcpy);
+        api_.ActivityDisable(kActivityMemset);
+      }
       if (by_call_) {
         api_.ActivityDisable(kActivityExternalCorrelation);
         if (runtime_all_) api_.ActivityDisable(kActivityRuntime);
@@ -411,6 +438,7 @@ class CuptiSource final : public DeviceSource {
       ready.swap(ready_);
     }
     std::vector<DeviceKernelRecord>& kernels = scratch_;
+    std::vector<DeviceCopyRecord>& copies = scratch_copies_;
     for (const Completed& c : ready) {
       // Two passes: which calls the runtime calls belong to, then the
       // kernels (a kernel's record may come first in a buffer).
@@ -424,13 +452,18 @@ class CuptiSource final : public DeviceSource {
               out.on_external_correlation(e->correlationId, e->externalId);
           }
       kernels.clear();
+      copies.clear();
       rec = nullptr;
       while (api_.ActivityGetNextRecord(c.buffer, c.valid, &rec) == kSuccess) {
         DeviceKernelRecord k;
+        DeviceCopyRecord cp;
         if (decode_kernel_record(rec, offset_ns_, *sink_, &k))
           kernels.push_back(k);
+        else if (decode_copy_record(rec, offset_ns_, *sink_, &cp))
+          copies.push_back(cp);
       }
       if (!kernels.empty()) out.on_device_kernels(kernels);
+      if (!copies.empty()) out.on_device_copies(copies);
       buffers().give_back(c.buffer);
     }
   }
@@ -438,32 +471,31 @@ class CuptiSource final : public DeviceSource {
   std::string description() const override { return desc_; }
 
  private:
-  static const std::vector<CallbackId>& launch_callbacks() {
-    static const std::vector<CallbackId> ids = {
-        kLaunch_v3020,
-        kLaunchKernel_v7000,
-        kLaunch_ptsz_v7000,
-        kLaunchKernel_ptsz_v7000,
-        kLaunchCooperativeKernel_v9000,
-        kLaunchCooperativeKernel_ptsz_v9000,
-        kLaunchKernelExC_v11060,
-        kLaunchKernelExC_ptsz_v11060};
-    return ids;
+  // The ids this source enables in `domain` whose calls are of `kind`
+  // (device/addscope_CuptiCalls.hpp lists what it decodes).
+  static std::vector<CallbackId> ids_of(int domain, ApiCallKind kind) {
+    std::vector<CallbackId> out;
+    for (CallbackId id : cupti_enabled_callbacks(domain))
+      if (decode_cupti_call(domain, id, nullptr).kind == kind)
+        out.push_back(id);
+    return out;
   }
-  static const std::vector<CallbackId>& blocking_callbacks() {
-    static const std::vector<CallbackId> ids = {
-        kDeviceSynchronize_v3020, kThreadSynchronize_v3020,
-        kStreamSynchronize_v3020, kStreamSynchronize_ptsz_v7000,
-        kEventSynchronize_v3020, kMemcpy_v3020, kMemcpy_ptds_v7000,
-        kMemcpy2D_v3020, kMemcpy2D_ptds_v7000, kMemcpy3D_v3020,
-        kMemcpy3D_ptds_v7000, kMemcpyToSymbol_v3020, kMemcpyToSymbol_ptds_v7000,
-        kMemcpyFromSymbol_v3020, kMemcpyFromSymbol_ptds_v7000,
-        kMemcpyPeer_v4000, kMemcpyAsync_v3020, kMemcpyAsync_ptsz_v7000,
-        kFree_v3020, kFreeHost_v3020,
-        // which stream an event was recorded on
-        kEventRecord_v3020, kEventRecord_ptsz_v7000,
-        kEventRecordWithFlags_v11010, kEventRecordWithFlags_ptsz_v11010};
-    return ids;
+  // Subscribe only to what is needed: the runtime's blocking calls and
+  // event records always; its launches unless kernels are tied to the
+  // tracker's calls; the driver's too in a program that may call it
+  // directly (any CUDA program, not Kokkos).
+  void enable_callbacks() {
+    if (mode_ != CuptiMode::Callbacks)
+      api_.EnableCallback(1, sub_, kDomainResource, kContextDestroyStarting);
+    for (int domain : {kDomainRuntimeApi, kDomainDriverApi}) {
+      if (domain == kDomainDriverApi && !any_program_) continue;
+      for (ApiCallKind k : {ApiCallKind::Blocking, ApiCallKind::EventRecord,
+                            ApiCallKind::Launch}) {
+        if (k == ApiCallKind::Launch && by_call_) continue;
+        for (CallbackId id : ids_of(domain, k))
+          api_.EnableCallback(1, sub_, domain, id);  // newer ids: refused
+      }
+    }
   }
 
   // External correlation records are made only for runtime calls that make
@@ -474,7 +506,7 @@ class CuptiSource final : public DeviceSource {
     if (r != kSuccess) return r;
     if (api_.ActivityEnableRuntimeApi) {
       bool ok = true;
-      for (CallbackId id : launch_callbacks())
+      for (CallbackId id : ids_of(kDomainRuntimeApi, ApiCallKind::Launch))
         ok = api_.ActivityEnableRuntimeApi(id, 1) == kSuccess && ok;
       if (ok) {
         *how = ", API records of launches only";
@@ -521,32 +553,6 @@ class CuptiSource final : public DeviceSource {
     last_id = id;
     return id;
   }
-  // Callbacks-only: the stream a launch goes to (no kernel record will say).
-  void launch_stream(CallbackId cbid, const CallbackData* cd, LaunchBegin* l) {
-    Stream st = nullptr;
-    if (!cd->functionParams) return;
-    switch (cbid) {
-      case kLaunchKernel_v7000:
-      case kLaunchKernel_ptsz_v7000:
-      case kLaunchCooperativeKernel_v9000:
-      case kLaunchCooperativeKernel_ptsz_v9000:
-        st = static_cast<const LaunchKernelParams*>(cd->functionParams)->stream;
-        break;
-      case kLaunchKernelExC_v11060:
-      case kLaunchKernelExC_ptsz_v11060: {
-        const auto* p =
-            static_cast<const LaunchKernelExCParams*>(cd->functionParams);
-        if (p->config) st = p->config->stream;
-        break;
-      }
-      default:
-        return;  // cudaLaunch: the stream was configured earlier
-    }
-    l->device = device_id(cd->context);
-    // The legacy default stream (null): waited for by everything.
-    if (st) l->stream_known = stream_id(cd->context, st, &l->stream);
-  }
-
   // CUPTI calls these from inside the program's runtime calls: nothing may
   // leave them (one line on stderr, once; the program goes on).
   static void on_callback(void* user, int domain, CallbackId cbid,
@@ -565,126 +571,108 @@ class CuptiSource final : public DeviceSource {
                    "on\n",
                    where);
   }
+  // CUPTI's id of the stream a decoded call names; false when it names
+  // none (or the legacy default stream: every stream) or CUPTI cannot say.
+  bool stream_of(Context ctx, const ApiCall& c, std::uint32_t* id) {
+    if (c.stream_ref == StreamRef::Handle) return stream_id(ctx, c.stream, id);
+    if (c.stream_ref == StreamRef::PerThreadDefault && api_.GetStreamIdEx)
+      return api_.GetStreamIdEx(ctx, nullptr, 1, id) == kSuccess;
+    return false;
+  }
+
+  // The calls this source follows, both API domains (tool/
+  // addscope_CuptiCalls.hpp decodes them): the outermost on each thread is
+  // what the program called; a call nested in it is skipped.
   static void callback(void* user, int domain, CallbackId cbid,
                        const void* data) {
-    if (domain != kDomainRuntimeApi) return;
     auto* self = static_cast<CuptiSource*>(user);
+    if (domain == kDomainResource) {
+      // A context goes away (a program's exit tears its CUDA runtime down,
+      // perhaps before the tool's own exit hook runs): its kernels' records
+      // are handed over now.
+      if (cbid == kContextDestroyStarting && self->mode_ != CuptiMode::Callbacks)
+        self->api_.ActivityFlushAll(kFlushForced);
+      return;
+    }
     DeviceSink* sink = self->sink_;
     const auto* cd = static_cast<const CallbackData*>(data);
     const bool enter = cd->callbackSite == kApiEnter;
-    switch (cbid) {
-      case kLaunch_v3020:
-      case kLaunchKernel_v7000:
-      case kLaunch_ptsz_v7000:
-      case kLaunchKernel_ptsz_v7000:
-      case kLaunchCooperativeKernel_v9000:
-      case kLaunchCooperativeKernel_ptsz_v9000:
-      case kLaunchKernelExC_v11060:
-      case kLaunchKernelExC_ptsz_v11060: {
-        // A launch longer than this was blocked (behind the legacy stream,
-        // a full queue, ...): reported as a blocking call.
-        constexpr std::int64_t kSlowLaunchNs = 20000;
-        thread_local std::int64_t entered = 0;
-        if (enter) {
-          LaunchBegin l;
-          l.correlation = cd->correlationId;
-          if (self->mode_ == CuptiMode::Callbacks)
-            self->launch_stream(cbid, cd, &l);
-          sink->on_launch(l);
-          entered = steady_ns();  // after the tool's own work
-        } else if (cd->functionReturnValue &&
-                   *static_cast<const int*>(cd->functionReturnValue) != 0) {
+    thread_local ApiCallNesting nesting;
+    thread_local ApiCallKind open_kind = ApiCallKind::None;
+    thread_local std::int64_t entered = 0;
+    if (!enter) {
+      if (!nesting.exit()) return;
+      if (open_kind == ApiCallKind::Blocking) {
+        sink->on_blocking_end();
+      } else if (open_kind == ApiCallKind::Launch) {
+        const int* rv = static_cast<const int*>(cd->functionReturnValue);
+        if (rv && *rv != 0) {
           sink->on_launch_failed(cd->correlationId);
         } else {
+          // A launch longer than this was blocked (behind the legacy
+          // stream, a full queue, ...): reported as a blocking call.
+          constexpr std::int64_t kSlowLaunchNs = 20000;
           const std::int64_t left = steady_ns();
           if (entered > 0 && left - entered > kSlowLaunchNs)
             sink->on_slow_launch(sink->seconds_from_steady_ns(entered),
                                  sink->seconds_from_steady_ns(left));
         }
-        return;
       }
-      case kEventRecord_v3020:
-      case kEventRecord_ptsz_v7000:
-      case kEventRecordWithFlags_v11010:
-      case kEventRecordWithFlags_ptsz_v11010:
-        if (enter) {
-          const auto* p =
-              static_cast<const EventRecordParams*>(cd->functionParams);
-          std::lock_guard<std::mutex> g(self->events_mu_);
-          std::uint32_t id = 0;
-          const bool one =
-              p->stream && self->stream_id(cd->context, p->stream, &id);
-          // At most 65536 events told apart (an event synchronized past
-          // that counts as waiting for every stream).
-          if (self->event_stream_.size() < 65536 ||
-              self->event_stream_.count(p->event))
-            self->event_stream_[p->event] = {one, id};
-        }
-        return;
-      default:
-        break;
-    }
-    if (!enter) {
-      sink->on_blocking_end();
+      open_kind = ApiCallKind::None;
       return;
     }
-    BlockingBegin b;
-    b.device = self->device_id(cd->context);
-    switch (cbid) {
-      case kDeviceSynchronize_v3020:
-      case kThreadSynchronize_v3020:
-        b.api = SyncApi::DeviceSynchronize;
-        break;
-      case kStreamSynchronize_v3020:
-      case kStreamSynchronize_ptsz_v7000: {
-        b.api = SyncApi::StreamSynchronize;
-        const auto* p = static_cast<const StreamParams*>(cd->functionParams);
-        // The legacy default stream waits for every blocking stream.
-        if (p->stream && self->stream_id(cd->context, p->stream, &b.stream))
-          b.all_streams = false;
-        break;
-      }
-      case kEventSynchronize_v3020: {
-        b.api = SyncApi::EventSynchronize;
-        const auto* p = static_cast<const EventParams*>(cd->functionParams);
-        std::lock_guard<std::mutex> g(self->events_mu_);
-        auto it = self->event_stream_.find(p->event);
-        if (it != self->event_stream_.end() && it->second.first) {
-          b.all_streams = false;
-          b.stream = it->second.second;
+    const ApiCall c = decode_cupti_call(domain, cbid, cd->functionParams);
+    if (c.kind == ApiCallKind::None) return;
+    if (!nesting.enter()) return;  // inside a call being reported
+    open_kind = c.kind;
+    switch (c.kind) {
+      case ApiCallKind::Launch: {
+        LaunchBegin l;
+        l.correlation = cd->correlationId;
+        if (self->mode_ == CuptiMode::Callbacks) {
+          // No kernel record will say which stream: its launch does.
+          l.device = self->device_id(cd->context);
+          l.stream_known = self->stream_of(cd->context, c, &l.stream);
         }
-        break;
+        sink->on_launch(l);
+        entered = steady_ns();  // after the tool's own work
+        return;
       }
-      case kMemcpy_v3020:
-      case kMemcpy_ptds_v7000: {
-        b.api = SyncApi::Memcpy;
-        const auto* p = static_cast<const MemcpyParams*>(cd->functionParams);
-        b.bytes = p->count;
-        b.copy_kind = p->kind >= 0 && p->kind <= 3 ? p->kind + 1 : 0;
-        break;
+      case ApiCallKind::EventRecord: {
+        std::uint32_t id = 0;
+        const bool one = self->stream_of(cd->context, c, &id);
+        std::lock_guard<std::mutex> g(self->events_mu_);
+        // At most 65536 events told apart (an event synchronized past
+        // that counts as waiting for every stream).
+        if (self->event_stream_.size() < 65536 ||
+            self->event_stream_.count(c.event))
+          self->event_stream_[c.event] = {one, id};
+        return;
       }
-      case kMemcpyAsync_v3020:
-      case kMemcpyAsync_ptsz_v7000: {
-        b.api = SyncApi::MemcpyAsync;
-        const auto* p =
-            static_cast<const MemcpyAsyncParams*>(cd->functionParams);
-        b.bytes = p->count;
-        b.copy_kind = p->kind >= 0 && p->kind <= 3 ? p->kind + 1 : 0;
-        if (p->stream && self->stream_id(cd->context, p->stream, &b.stream))
+      case ApiCallKind::Blocking: {
+        BlockingBegin b;
+        b.api = c.api;
+        b.device = self->device_id(cd->context);
+        b.bytes = c.bytes;
+        b.copy_kind = c.copy_kind;
+        b.correlation = cd->correlationId;
+        if (c.api == SyncApi::EventSynchronize) {
+          std::lock_guard<std::mutex> g(self->events_mu_);
+          auto it = self->event_stream_.find(c.event);
+          if (it != self->event_stream_.end() && it->second.first) {
+            b.all_streams = false;
+            b.stream = it->second.second;
+          }
+        } else if (!c.all_streams() &&
+                   self->stream_of(cd->context, c, &b.stream)) {
           b.all_streams = false;
-        break;
+        }
+        sink->on_blocking_begin(b);
+        return;
       }
-      case kFree_v3020:
-        b.api = SyncApi::Free;
-        break;
-      case kFreeHost_v3020:
-        b.api = SyncApi::FreeHost;
-        break;
-      default:
-        b.api = SyncApi::Memcpy;  // 2D/3D/symbol/peer copies
-        break;
+      case ApiCallKind::None:
+        return;
     }
-    sink->on_blocking_begin(b);
   }
 
   static void on_buffer_request(std::uint8_t** buffer, std::size_t* size,
@@ -730,6 +718,7 @@ class CuptiSource final : public DeviceSource {
   }
 
   const CuptiMode mode_;
+  const bool any_program_;
   std::atomic<std::uint64_t> dropped_{0};
   std::mutex mu_;
   Api api_;
@@ -749,6 +738,8 @@ class CuptiSource final : public DeviceSource {
   std::mutex ready_mu_;
   std::vector<Completed> ready_;
   std::vector<DeviceKernelRecord> scratch_;
+  std::vector<DeviceCopyRecord> scratch_copies_;
+  bool copies_ = false;
 };
 
 }  // namespace
@@ -781,6 +772,33 @@ bool decode_kernel_record(const void* record, std::int64_t offset_ns,
   return true;
 }
 
+bool decode_copy_record(const void* record, std::int64_t offset_ns,
+                        const DeviceSink& sink, DeviceCopyRecord* out) {
+  const auto* c = static_cast<const CopyRecordPrefix*>(record);
+  if (c->kind != kActivityMemcpy && c->kind != kActivityMemset) return false;
+  if (c->start == 0 || c->end < c->start) return false;  // incomplete
+  out->correlation = c->correlationId;
+  out->device = c->deviceId;
+  out->stream = c->streamId;
+  const auto steady = [&](std::uint64_t t) {
+    return std::int64_t(t - std::uint64_t(offset_ns));
+  };
+  out->start_s = sink.seconds_from_steady_ns(steady(c->start));
+  out->end_s = sink.seconds_from_steady_ns(steady(c->end));
+  out->bytes = c->bytes;
+  out->memset = c->kind == kActivityMemset;
+  // CUpti_ActivityMemcpyKind: 1 HtoD, 2 DtoH, 8 DtoD, 9 HtoH.
+  out->copy_kind = 0;
+  if (!out->memset) switch (c->copyKind) {
+      case 1: out->copy_kind = 2; break;
+      case 2: out->copy_kind = 3; break;
+      case 8: out->copy_kind = 4; break;
+      case 9: out->copy_kind = 1; break;
+      default: break;
+    }
+  return true;
+}
+
 std::vector<std::string> cupti_library_candidates(int runtime_version) {
   std::vector<std::string> c;
   if (const char* env = std::getenv("ADDSCOPE_CUPTI_LIB"))
@@ -802,8 +820,9 @@ std::vector<std::string> cupti_library_candidates(int runtime_version) {
   return c;
 }
 
-std::unique_ptr<DeviceSource> make_cupti_source(CuptiMode mode) {
-  return std::unique_ptr<DeviceSource>(new CuptiSource(mode));
+std::unique_ptr<DeviceSource> make_cupti_source(CuptiMode mode,
+                                                bool any_program) {
+  return std::unique_ptr<DeviceSource>(new CuptiSource(mode, any_program));
 }
 
 bool cupti_source_built() { return true; }

@@ -23,6 +23,11 @@ bool decode_kernel_record(const void* record,
                           std::int64_t cupti_minus_steady_ns,
                           const DeviceSink& sink, DeviceKernelRecord* out);
 
+/// Reads a CUPTI memcpy or memset record (times mapped as above); false if
+/// it is neither or incomplete.
+bool decode_copy_record(const void* record, std::int64_t cupti_minus_steady_ns,
+                        const DeviceSink& sink, DeviceCopyRecord* out);
+
 /// Where libcupti is looked for, in order: ADDSCOPE_CUPTI_LIB, then the
 /// one for `runtime_version` (e.g. 11080 -> libcupti.so.11.8), then
 /// unversioned and other sonames, then the CUDA toolkit's usual folders.

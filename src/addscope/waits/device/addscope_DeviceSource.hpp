@@ -34,6 +34,16 @@ struct DeviceKernelRecord {
   const char* name = "";
 };
 
+/// A copy or memset as the device ran it (times on the tracker's clock).
+struct DeviceCopyRecord {
+  std::uint32_t correlation = 0;
+  std::uint32_t device = 0, stream = 0;
+  double start_s = 0, end_s = 0;
+  std::uint64_t bytes = 0;
+  bool memset = false;
+  int copy_kind = 0;  ///< 1 H2H, 2 H2D, 3 D2H, 4 D2D, 0 other
+};
+
 /// A kernel launch as it begins, on the launching thread.
 struct LaunchBegin {
   std::uint32_t correlation = 0;
@@ -50,6 +60,9 @@ struct BlockingBegin {
   std::uint32_t device = 0, stream = 0;
   std::uint64_t bytes = 0;
   int copy_kind = 0;  ///< 1 H2H, 2 H2D, 3 D2H, 4 D2D, 0 other
+  /// The runtime's correlation id of the call (copies: their device record
+  /// carries it).
+  std::uint32_t correlation = 0;
 };
 
 /// Where a device source reports what happens on the program's threads
@@ -80,6 +93,10 @@ class DeviceRecordSink {
   virtual ~DeviceRecordSink() = default;
   /// Kernels the device finished (names valid during the call).
   virtual void on_device_kernels(std::vector<DeviceKernelRecord>& k) = 0;
+  /// Copies and memsets the device finished.
+  virtual void on_device_copies(std::vector<DeviceCopyRecord>& c) {
+    (void)c;
+  }
   /// Runtime call `correlation` was made inside the call whose id the
   /// tracker pushed (DeviceSource::push_call).
   virtual void on_external_correlation(std::uint32_t correlation,
@@ -128,8 +145,11 @@ enum class CuptiMode {
 /// The source for CUDA programs: CUPTI, opened at run time (libcupti from
 /// ADDSCOPE_CUPTI_LIB, else the one matching the program's CUDA runtime,
 /// else any found). Null where addscope was built without CUPTI headers.
+/// `any_program`: the program may call the driver API itself (loaded
+/// through CUDA_INJECTION64_PATH into any CUDA program): its launches and
+/// blocking calls are followed too.
 std::unique_ptr<DeviceSource> make_cupti_source(
-    CuptiMode mode = CuptiMode::Full);
+    CuptiMode mode = CuptiMode::Full, bool any_program = false);
 /// Whether this build has the CUPTI source.
 bool cupti_source_built();
 

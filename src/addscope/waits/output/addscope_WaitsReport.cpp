@@ -1,5 +1,7 @@
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 
+#include "addscope/waits/output/addscope_IdleReport.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -427,7 +429,10 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
          << "; a wait is bounded by the blocking call that ended it";
       break;
   }
-  if (w.kokkos_fences == 0 && w.mode != WaitsMode::Host)
+  if (w.front_door == "cuda-injection")
+    os << "; a CUDA program without Kokkos (CUDA_INJECTION64_PATH): its "
+          "runtime's and driver's calls";
+  else if (w.kokkos_fences == 0 && w.mode != WaitsMode::Host)
     os << "; this Kokkos reports no fences";
   os << "\n";
   const std::uint64_t streams = w.streams.size();
@@ -467,6 +472,7 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
       os << "  overlap: host work ran during " << format_seconds(t.overlap_s)
          << " of kernel time (time saved by not waiting)\n";
   }
+  if (w.mode == WaitsMode::Device) write_idle_report(os, w.idle, opt);
   write_shapes(os, w, a, opt);
   write_kernels(os, w, a, opt);
   write_regions(os, w);
@@ -729,6 +735,8 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
                        {"wait_hidden_s", s.wait_hidden_s},
                        {"wait_explicit_s", s.wait_explicit_s}});
   j["threads"] = threads;
+  j["idle"] = idle_json(w.idle);
+  j["front_door"] = w.front_door;
   j["trace"] = str_or_null(w.trace_path);
   j["trace_events_dropped"] = w.trace_events_dropped;
   const WaitsDropped& d = w.dropped;

@@ -10,7 +10,7 @@
 // `opt.top` rows; call sites waiting less than `opt.threshold_s` in all are
 // counted, not listed.
 //
-// JSON: schema "addscope-waits/3" (version 3), every field documented in the
+// JSON: schema "addscope-waits/4" (version 4), every field documented in the
 // README ("The JSON report"). Times are seconds on the tool's clock (the
 // steady clock, from when libaddscope_waits was loaded; `epoch_unix_s` is
 // that moment on the system clock); device timestamps are mapped onto it.
@@ -26,7 +26,7 @@
 
 namespace addscope {
 
-constexpr int kWaitsJsonVersion = 3;
+constexpr int kWaitsJsonVersion = 4;
 
 void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
                         const WaitsReportOptions& opt = WaitsReportOptions());

@@ -134,15 +134,44 @@ void finish_once(const char* note) noexcept {
   }
 }
 
-void after_fork_child() {
+void after_fork_child_hook() {
   g_finished = false;
   resolve_outputs(true);
   tool().tracker().start_background(&addscope::Impl::on_posted_signal);
 }
 
+// The tool's own start, once per process whichever front door comes first:
+// outputs, the exit and signal hooks, the analyzer's thread.
+bool g_started = false;
+void start_tool_once() {
+  if (g_started) return;
+  g_started = true;
+  resolve_outputs(false);
+  addscope::Impl::LifecycleHooks hooks;
+  hooks.finish = &finish_once;
+  hooks.after_fork_child = &after_fork_child_hook;
+  addscope::Impl::install_lifecycle(tool().tracker(), hooks);
+  tool().tracker().start_background(&addscope::Impl::on_posted_signal);
+}
+
+
 }  // namespace
 
 extern "C" {
+
+// CUPTI's injection entry point: CUDA loads libaddscope_waits.so through
+// CUDA_INJECTION64_PATH into any CUDA program (C++, CuPy, numba, PyTorch)
+// when it initializes, and calls this. A Kokkos program loaded both ways
+// runs the tool once (the second front door finds it started).
+int InitializeInjection(void) {
+  guarded("InitializeInjection", [] {
+    addscope::Impl::announce_tool_start(
+        addscope::Impl::FrontDoor::CudaInjection);
+    start_tool_once();
+    tool().tracker().trace_any_cuda_program();
+  });
+  return 1;
+}
 
 void kokkosp_init_library(int, std::uint64_t interface_version, std::uint32_t,
                           void*) {
@@ -152,12 +181,7 @@ void kokkosp_init_library(int, std::uint64_t interface_version, std::uint32_t,
     std::snprintf(v, sizeof v, "%llu", (unsigned long long)interface_version);
     addscope::Impl::announce_tool_start(
         addscope::Impl::FrontDoor::KokkosTools, v);
-    resolve_outputs(false);
-    addscope::Impl::LifecycleHooks hooks;
-    hooks.finish = &finish_once;
-    hooks.after_fork_child = &after_fork_child;
-    addscope::Impl::install_lifecycle(tool().tracker(), hooks);
-    tool().tracker().start_background(&addscope::Impl::on_posted_signal);
+    start_tool_once();
   });
 }
 

@@ -1,0 +1,45 @@
+# The waits tracker's sources (libaddscope_waits.so): one list, used by
+# src/CMakeLists.txt and by the fuzzer (tests/fuzz), which compiles them
+# straight in. Paths relative to src/.
+set(addscope_WAITS_SOURCES
+  addscope/waits/addscope_SyncTracker.cpp
+  addscope/waits/addscope_TrackerEvents.cpp
+  addscope/waits/record/addscope_NameCache.cpp
+  addscope/waits/record/addscope_ThreadLog.cpp
+  addscope/waits/record/addscope_LogRegistry.cpp
+  addscope/waits/analyze/addscope_NameTable.cpp
+  addscope/waits/analyze/addscope_HostThreads.cpp
+  addscope/waits/analyze/addscope_Launches.cpp
+  addscope/waits/analyze/addscope_Replay.cpp
+  addscope/waits/analyze/addscope_ReplayBlocking.cpp
+  addscope/waits/analyze/addscope_Settle.cpp
+  addscope/waits/analyze/addscope_Finalize.cpp
+  addscope/waits/analyze/addscope_Analyzer.cpp
+  addscope/waits/analyze/addscope_IdleFeed.cpp
+  addscope/waits/attribution/addscope_Attribution.cpp
+  addscope/waits/attribution/addscope_CallKind.cpp
+  addscope/waits/attribution/addscope_ExecId.cpp
+  addscope/waits/attribution/addscope_IdleBlame.cpp
+  addscope/waits/attribution/addscope_IdleSummary.cpp
+  addscope/waits/attribution/addscope_KernelName.cpp
+  addscope/waits/attribution/addscope_Ledger.cpp
+  addscope/waits/attribution/addscope_MedianSample.cpp
+  addscope/waits/attribution/addscope_Occupancy.cpp
+  addscope/waits/attribution/addscope_Starvation.cpp
+  addscope/waits/device/addscope_CudaDevices.cpp
+  addscope/waits/device/addscope_CuptiCalls.cpp
+  addscope/waits/device/addscope_CuptiSource.cpp
+  addscope/waits/output/addscope_ChromeTrace.cpp
+  addscope/waits/output/addscope_Format.cpp
+  addscope/waits/output/addscope_IdleReport.cpp
+  addscope/waits/output/addscope_IdleTrace.cpp
+  addscope/core/addscope_OutputPath.cpp
+  addscope/core/addscope_OutputFile.cpp
+  addscope/waits/output/addscope_WaitsOptions.cpp
+  addscope/waits/output/addscope_WaitsReport.cpp
+  addscope/waits/tool/addscope_ToolCallbacks.cpp
+  addscope/waits/tool/addscope_ToolLifecycle.cpp
+  addscope/waits/tool/addscope_ToolOutputs.cpp
+  addscope/waits/tool/addscope_ToolStart.cpp
+  addscope/waits/tool/addscope_WaitsTool.cpp
+)

@@ -1,0 +1,82 @@
+#include "addscope/waits/analyze/addscope_IdleFeed.hpp"
+
+namespace addscope {
+namespace Impl {
+
+IdleFeed::Now IdleFeed::state_of(HostThread& t) {
+  const Open* outer = t.outermost_call();
+  auto site_of = [](const Open& o) {
+    return o.kind == CallKind::Launch ? o.what : o.site;
+  };
+  if (t.blocking_depth > 0)
+    return {HostState::Blocked, outer ? outer->id : t.blocking.call,
+            outer ? site_of(*outer) : 0};
+  if (!outer) return {HostState::Program, 0, 0};
+  if (outer->kind == CallKind::Launch)
+    return {HostState::Launch, outer->id, site_of(*outer)};
+  if (outer->kind == CallKind::Mpi)
+    return {HostState::Mpi, outer->id, outer->site};
+  return {HostState::KokkosOwn, outer->id, outer->site};
+}
+
+void IdleFeed::emit(HostThread& t, double end_s, std::uint32_t after) {
+  if (!t.idle_open || !(end_s > t.idle_begin)) return;
+  HostInterval h;
+  h.thread = t.index;
+  h.state = t.idle_state;
+  h.begin_s = t.idle_begin;
+  h.end_s = end_s;
+  h.call = t.idle_call;
+  h.site = t.idle_site;
+  h.region = t.idle_region;
+  if (h.state == HostState::Program) {
+    h.before = t.idle_before;
+    h.after = after;
+  }
+  blame_.add_host_interval(h);
+}
+
+void IdleFeed::update(HostThread& t, double now_s, std::uint32_t blocked_site) {
+  if (!on) return;
+  const Now n = state_of(t);
+  if (t.idle_open && n.state == t.idle_state && n.call == t.idle_call &&
+      n.site == t.idle_site && t.region_path == t.idle_region)
+    return;
+  // A blocking call outside Kokkos calls is named when it ends.
+  if (t.idle_open && t.idle_state == HostState::Blocked && t.idle_site == 0)
+    t.idle_site = blocked_site;
+  emit(t, now_s, n.state == HostState::Program ? 0 : n.site);
+  if (n.state == HostState::Program && t.idle_open &&
+      t.idle_state != HostState::Program)
+    t.last_outer_site = t.idle_site;
+  t.idle_open = true;
+  t.idle_state = n.state;
+  t.idle_begin = now_s;
+  t.idle_call = n.call;
+  t.idle_site = n.site;
+  t.idle_region = t.region_path;
+  t.idle_before = t.last_outer_site;
+}
+
+void IdleFeed::close(HostThread& t, double now_s) {
+  if (!on) return;
+  emit(t, now_s, 0);
+  t.idle_open = false;
+}
+
+void IdleFeed::advance(HostThreads& threads, double w) {
+  if (!on) return;
+  threads.for_each([&](HostThread& t) {
+    if (t.idle_open && w > t.idle_begin) {
+      // The same interval, in two pieces: [begin, w) now, [w, ...) later.
+      const std::uint32_t before = t.idle_before;
+      emit(t, w, 0);
+      t.idle_begin = w;
+      t.idle_before = before;
+    }
+  });
+  blame_.advance(w);
+}
+
+}  // namespace Impl
+}  // namespace addscope

@@ -1,0 +1,50 @@
+// addscope — what the idle-device blame (attribution/addscope_IdleBlame.hpp)
+// is fed by the replay: each host thread's timeline as consecutive intervals
+// of one state (the program's code, a launch, a blocked call, a Kokkos
+// call's own work, an MPI call), cut from the thread's call stack as the
+// events are replayed; and the device's kernels, copies and memsets once
+// they are tied to the threads that launched them. Only with device records
+// (on): a host backend has no device to be idle.
+#ifndef ADDSCOPE_WAITS_ANALYZE_IDLEFEED_HPP
+#define ADDSCOPE_WAITS_ANALYZE_IDLEFEED_HPP
+
+#include <cstdint>
+
+#include "addscope/waits/analyze/addscope_HostThreads.hpp"
+#include "addscope/waits/attribution/addscope_IdleBlame.hpp"
+
+namespace addscope {
+namespace Impl {
+
+class IdleFeed {
+ public:
+  explicit IdleFeed(IdleBlame& blame) : blame_(blame) {}
+
+  bool on = false;
+
+  /// After an event was replayed on `t` at `now_s`: if the thread's state
+  /// (or the call or region it is in) changed, the interval that ends now
+  /// goes to the blame and the next one opens. `blocked_site`: a blocking
+  /// call outside every Kokkos call that ends now names itself by it.
+  void update(HostThread& t, double now_s, std::uint32_t blocked_site = 0);
+  /// The thread exits: its open interval ends.
+  void close(HostThread& t, double now_s);
+  /// Cuts every open interval at `w` (a quiet thread never holds the blame
+  /// back) and lets the blame charge what lies before `w`.
+  void advance(HostThreads& threads, double w);
+
+ private:
+  struct Now {
+    HostState state;
+    std::uint64_t call;
+    std::uint32_t site;
+  };
+  static Now state_of(HostThread& t);
+  void emit(HostThread& t, double end_s, std::uint32_t after);
+  IdleBlame& blame_;
+};
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif
