@@ -8,12 +8,14 @@
 
 #include <atomic>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "addscope/waits/record/addscope_NameCache.hpp"
 #include "addscope/waits/record/addscope_ThreadLog.hpp"
+#include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "waits_sim.hpp"
 
 using addscope::CallKind;
@@ -383,4 +385,62 @@ TEST(WaitsAnalyzer, ForkLeavesTheChildEmptyAndNeverHangs) {
   const auto w = t.snapshot();
   ASSERT_EQ(w.kernels.size(), 1u);
   EXPECT_EQ(w.kernels[0].name, "busy");
+}
+
+// The analyzer feeds the idle blame: the residual loop, by hand. Each
+// iteration launches an add (its kernel runs 100 us), a one-thread residual
+// queued behind it (100 us), then a deep_copy of the residual blocked until
+// it ends; the next iteration's add reaches the device 20 us later: each of
+// those gaps is a synchronization round trip, charged to the deep_copy.
+TEST(WaitsAnalyzer, TheIdleDeviceIsBlamedOnTheRoundTrip) {
+  WaitsSim s;
+  const int iters = 20;
+  const double step = 220e-6;
+  for (int i = 0; i < iters; ++i) {
+    const double t = 1.0 + i * step;
+    const auto add = s.launch("probe::add", t, t + 5e-6);
+    s.ran(add, 7, t + 5e-6, t + 105e-6);
+    const auto res = s.launch("probe::residual", t + 10e-6, t + 15e-6);
+    s.ran(res, 7, t + 105e-6, t + 205e-6);
+    s.call(CallKind::DeepCopy, "deep_copy r_h<-r (Host<-Cuda, 8 B)",
+           t + 20e-6, t + 215e-6,
+           [&] { s.block(SyncApi::Memcpy, t + 25e-6, t + 212e-6, -1, 8); });
+  }
+  const auto w = s.done();
+  const addscope::IdleSummary& id = w.idle;
+  ASSERT_TRUE(id.any_activity);
+  ASSERT_EQ(id.devices.size(), 1u);
+  // Busy: each iteration 5 .. 205 us; idle: 205 .. 225 us, between them.
+  EXPECT_EQ(id.gaps, std::uint64_t(iters - 1));
+  EXPECT_NEAR(id.idle_s, (iters - 1) * 20e-6, 1e-9);
+  EXPECT_NEAR(id.busy_s, iters * 200e-6, 1e-9);
+  ASSERT_FALSE(id.causes.empty());
+  EXPECT_EQ(id.causes[0].cause, addscope::IdleCause::SyncRoundTrip);
+  EXPECT_NEAR(id.causes[0].idle_s, id.idle_s, 1e-9);
+  ASSERT_FALSE(id.sites.empty());
+  EXPECT_EQ(id.sites[0].cause, addscope::IdleCause::SyncRoundTrip);
+  EXPECT_EQ(id.sites[0].site, "deep_copy r_h<-r (Host<-Cuda, 8 B)");
+  EXPECT_EQ(id.sites[0].calls, std::uint64_t(iters - 1));
+  // In the report: the section and its what-if line.
+  std::ostringstream os;
+  addscope::write_waits_report(os, w);
+  EXPECT_NE(os.str().find("round trips left the device idle"),
+            std::string::npos)
+      << os.str();
+}
+
+// A host backend has no device to be idle: nothing is blamed.
+TEST(WaitsAnalyzer, AHostBackendBlamesNoIdleDevice) {
+  WaitsSim s(false);
+  addscope::ExecId host;
+  host.kind = DeviceKind::OpenMP;
+  for (int i = 0; i < 10; ++i) {
+    s.at(i * 1e-3);
+    const auto id = s.t->kernel_begin("host::k", host);
+    s.at(i * 1e-3 + 5e-4);
+    s.t->kernel_end(id);
+  }
+  const auto w = s.done();
+  EXPECT_FALSE(w.idle.any_activity);
+  EXPECT_EQ(w.idle.gaps, 0u);
 }
