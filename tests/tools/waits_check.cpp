@@ -816,9 +816,8 @@ int main(int argc, char** argv) {
                                : name == "idle_launch_bound" ? "launch_latency"
                                                              : "";
       if (want.empty()) {  // idle_streaming: the device never waits long
-        check(share < 0.05,
-              "a streaming run left the device idle " +
-                  std::to_string(100 * share) + "% of the time");
+        check(share < 0.05, "a streaming run left the device idle " +
+                                std::to_string(100 * share) + "% of the time");
       } else {
         check(share > 0.2, "the device idle only " +
                                std::to_string(100 * share) + "% of the run");

@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "addscope/waits/record/addscope_NameCache.hpp"
 #include "addscope/waits/record/addscope_ThreadLog.hpp"
-#include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "waits_sim.hpp"
 
 using addscope::CallKind;
@@ -402,8 +402,8 @@ TEST(WaitsAnalyzer, TheIdleDeviceIsBlamedOnTheRoundTrip) {
     s.ran(add, 7, t + 5e-6, t + 105e-6);
     const auto res = s.launch("probe::residual", t + 10e-6, t + 15e-6);
     s.ran(res, 7, t + 105e-6, t + 205e-6);
-    s.call(CallKind::DeepCopy, "deep_copy r_h<-r (Host<-Cuda, 8 B)",
-           t + 20e-6, t + 215e-6,
+    s.call(CallKind::DeepCopy, "deep_copy r_h<-r (Host<-Cuda, 8 B)", t + 20e-6,
+           t + 215e-6,
            [&] { s.block(SyncApi::Memcpy, t + 25e-6, t + 212e-6, -1, 8); });
   }
   const auto w = s.done();

@@ -155,9 +155,8 @@ class TraceIdleSink final : public IdleTraceSink {
     t_.device_slice(device, track(stream), "idle", name, begin_s, end_s,
                     args_json, "idle");
   }
-  void host_slice(std::uint32_t thread, const std::string& name,
-                  double begin_s, double end_s,
-                  const std::string& args_json) override {
+  void host_slice(std::uint32_t thread, const std::string& name, double begin_s,
+                  double end_s, const std::string& args_json) override {
     t_.host_slice(thread, name, "idle", begin_s, end_s, args_json);
   }
   void flow(std::uint32_t device, std::int64_t stream, double idle_t_s,

@@ -165,9 +165,9 @@ class Replay {
   IdleBlame idle_;
   IdleFeed feed_{idle_};
   std::vector<DeviceCopyRecord> arrived_copies_;  // ... copies
-  double last_t_ = 0;                            // the latest event's time
-  std::vector<DeviceKernelRecord> arrived_;  // kernels not yet resolved
-  std::vector<std::string> arrived_names_;   // ... their device names
+  double last_t_ = 0;                             // the latest event's time
+  std::vector<DeviceKernelRecord> arrived_;       // kernels not yet resolved
+  std::vector<std::string> arrived_names_;        // ... their device names
   std::uint64_t without_record_ = 0;
   double synced_s_ = 0;  // the device had finished all launched before this
   std::unordered_map<std::uint64_t, ExecId> stream_exec_;  // dev<<32|stream

@@ -69,8 +69,8 @@ bool Replay::resolve(DeviceKernel& k, const DeviceKernelRecord& r,
 
 std::size_t Replay::pending_total() const {
   return launches_.corr_live() + device_.size() + arrived_.size() +
-         arrived_copies_.size() +
-         live_calls_.size() + blockings_.size() + launches_.pending_count();
+         arrived_copies_.size() + live_calls_.size() + blockings_.size() +
+         launches_.pending_count();
 }
 
 void Replay::settle(double host_s, double device_s) {

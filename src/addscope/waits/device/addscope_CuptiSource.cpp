@@ -54,12 +54,12 @@ ADDSCOPE_SAME_OFFSET(ExternalCorrelationRecord,
 static_assert(kActivityRuntime == CUPTI_ACTIVITY_KIND_RUNTIME, "");
 static_assert(kActivityMemcpy == CUPTI_ACTIVITY_KIND_MEMCPY, "");
 static_assert(kActivityMemset == CUPTI_ACTIVITY_KIND_MEMSET, "");
-#define ADDSCOPE_COPY_PREFIX(K)                                  \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, bytes);              \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, start);              \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, end);                \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, deviceId);           \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, streamId);           \
+#define ADDSCOPE_COPY_PREFIX(K)                        \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, bytes);    \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, start);    \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, end);      \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, deviceId); \
+  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, streamId); \
   ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, correlationId)
 ADDSCOPE_COPY_PREFIX(CUpti_ActivityMemcpy5);
 ADDSCOPE_COPY_PREFIX(CUpti_ActivityMemset4);
@@ -364,10 +364,9 @@ class CuptiSource final : public DeviceSource {
       });
       if (reg == kSuccess) reg = api_.ActivityEnable(kActivityConcurrentKernel);
       // Copies and memsets keep the device busy (the idle blame's).
-      if (reg == kSuccess) copies_ = api_.ActivityEnable(kActivityMemcpy) ==
-                                         kSuccess &&
-                                     api_.ActivityEnable(kActivityMemset) ==
-                                         kSuccess;
+      if (reg == kSuccess)
+        copies_ = api_.ActivityEnable(kActivityMemcpy) == kSuccess &&
+                  api_.ActivityEnable(kActivityMemset) == kSuccess;
       if (reg == kSuccess && by_call_) reg = enable_call_records(&how);
       if (reg != kSuccess) {
         desc_ = "CUPTI kernel records refused (" + api_.error(reg) +
@@ -590,7 +589,8 @@ class CuptiSource final : public DeviceSource {
       // A context goes away (a program's exit tears its CUDA runtime down,
       // perhaps before the tool's own exit hook runs): its kernels' records
       // are handed over now.
-      if (cbid == kContextDestroyStarting && self->mode_ != CuptiMode::Callbacks)
+      if (cbid == kContextDestroyStarting &&
+          self->mode_ != CuptiMode::Callbacks)
         self->api_.ActivityFlushAll(kFlushForced);
       return;
     }
@@ -790,11 +790,20 @@ bool decode_copy_record(const void* record, std::int64_t offset_ns,
   // CUpti_ActivityMemcpyKind: 1 HtoD, 2 DtoH, 8 DtoD, 9 HtoH.
   out->copy_kind = 0;
   if (!out->memset) switch (c->copyKind) {
-      case 1: out->copy_kind = 2; break;
-      case 2: out->copy_kind = 3; break;
-      case 8: out->copy_kind = 4; break;
-      case 9: out->copy_kind = 1; break;
-      default: break;
+      case 1:
+        out->copy_kind = 2;
+        break;
+      case 2:
+        out->copy_kind = 3;
+        break;
+      case 8:
+        out->copy_kind = 4;
+        break;
+      case 9:
+        out->copy_kind = 1;
+        break;
+      default:
+        break;
     }
   return true;
 }

@@ -154,7 +154,6 @@ void start_tool_once() {
   tool().tracker().start_background(&addscope::Impl::on_posted_signal);
 }
 
-
 }  // namespace
 
 extern "C" {
@@ -179,8 +178,8 @@ void kokkosp_init_library(int, std::uint64_t interface_version, std::uint32_t,
     tool().init(interface_version);
     char v[32];
     std::snprintf(v, sizeof v, "%llu", (unsigned long long)interface_version);
-    addscope::Impl::announce_tool_start(
-        addscope::Impl::FrontDoor::KokkosTools, v);
+    addscope::Impl::announce_tool_start(addscope::Impl::FrontDoor::KokkosTools,
+                                        v);
     start_tool_once();
   });
 }
