@@ -444,3 +444,24 @@ TEST(WaitsAnalyzer, AHostBackendBlamesNoIdleDevice) {
   EXPECT_FALSE(w.idle.any_activity);
   EXPECT_EQ(w.idle.gaps, 0u);
 }
+
+// A driver call is named by itself (numba reads out[2] with
+// cuMemcpyDtoHAsync, not the runtime's cudaMemcpyAsync).
+TEST(WaitsAnalyzer, ADriverCallKeepsItsOwnName) {
+  WaitsSim s;
+  const auto k = s.launch("add", 0.0, 1e-5);
+  s.ran(k, 7, 1e-5, 0.5);
+  addscope::Impl::BlockingBegin b;
+  b.api = SyncApi::MemcpyAsync;
+  b.copy_kind = 3;
+  b.bytes = 4;
+  b.name = "cuMemcpyDtoHAsync";
+  s.at(2e-5);
+  s.t->on_blocking_begin(b);
+  s.at(0.50001);
+  s.t->on_blocking_end();
+  const auto w = s.done();
+  ASSERT_EQ(w.waits.size(), 1u);
+  EXPECT_EQ(w.waits[0].what, "cuMemcpyDtoHAsync D2H 4 B");
+  EXPECT_EQ(w.waits[0].waited_for.at(0).kernel, "add");
+}

@@ -193,17 +193,24 @@ void SyncTracker::on_blocking_begin(const Impl::BlockingBegin& b) {
   Parts& p = *p_;
   // Its own id, should it be a call of its own (outside every call).
   const std::uint64_t id = p.next_id.fetch_add(1, std::memory_order_relaxed);
-  record(p.logs, p, no_names, [&](EventRecord& r) {
-    r.kind = EventKind::BlockingBegin;
-    r.id = id;
-    r.sub = std::uint8_t(b.api);
-    r.flags = b.all_streams ? EventRecord::kAllStreams : 0;
-    r.device = b.device;
-    r.stream = b.stream;
-    r.u64 = b.bytes;
-    r.copy_kind = std::uint8_t(b.copy_kind);
-    r.correlation = b.correlation;
-  });
+  std::uint32_t n = 0;
+  record(
+      p.logs, p,
+      [&](ThreadLog& l) {
+        if (b.name) n = l.name(b.name);
+      },
+      [&](EventRecord& r) {
+        r.kind = EventKind::BlockingBegin;
+        r.id = id;
+        r.sub = std::uint8_t(b.api);
+        r.flags = b.all_streams ? EventRecord::kAllStreams : 0;
+        r.device = b.device;
+        r.stream = b.stream;
+        r.u64 = b.bytes;
+        r.copy_kind = std::uint8_t(b.copy_kind);
+        r.correlation = b.correlation;
+        r.name = n;
+      });
 }
 
 void SyncTracker::on_blocking_end() {

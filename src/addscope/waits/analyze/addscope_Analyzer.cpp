@@ -121,7 +121,7 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       b.bytes = r.u64;
       b.copy_kind = r.copy_kind;
       b.correlation = r.correlation;
-      rp.blocking_begin(th, r.t, b, r.id);
+      rp.blocking_begin(th, r.t, b, r.id, id(r.name));
       break;
     }
     case EventKind::BlockingEnd:

@@ -23,6 +23,7 @@ enum class Combo : std::uint8_t {
   Between,       // "between 'A' and 'B'"
   Before,        // "before 'B'"
   ApiCall,       // a blocking runtime call in words
+  ApiCallNamed,  // ... under the call's own name
   InFence,       // "X in fence 'F'"
   InCall,        // "X in C"
   RuntimeSite,   // "X after 'A'"

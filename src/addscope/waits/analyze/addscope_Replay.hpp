@@ -73,8 +73,9 @@ class Replay {
   void launch(std::uint32_t thread, double t, const LaunchBegin& l);
   void launch_failed(std::uint32_t correlation);
   void slow_launch(std::uint32_t thread, double begin_s, double end_s);
+  /// `name`: the call's own name (a name id; 0: the API's).
   void blocking_begin(std::uint32_t thread, double t, const BlockingBegin& b,
-                      std::uint64_t own_id);
+                      std::uint64_t own_id, std::uint32_t name = 0);
   void blocking_end(std::uint32_t thread, double t);
   void thread_exit(std::uint32_t thread);
 
@@ -129,7 +130,8 @@ class Replay {
   Charge* charge_of(std::uint64_t id, std::uint32_t thread);
   void end_open(HostThread& t, Open& o, double now_s);
   void add_live(LiveCall c);
-  std::uint32_t describe_blocking(const BlockingBegin& b);
+  std::uint32_t describe_blocking(const BlockingBegin& b,
+                                  std::uint32_t name = 0);
   void kokkos_only_completion(HostThread& t, const Open& call, double end_s);
   void callbacks_completion(const BlockingCall& b, Charge* owner);
   WaitClass classify(CallKind kind, std::uint32_t what, SyncApi api);

@@ -199,26 +199,34 @@ void Replay::slow_launch(std::uint32_t ti, double begin_s, double end_s) {
 }
 
 // What blocked, in words (made once per distinct kind of call).
-std::uint32_t Replay::describe_blocking(const BlockingBegin& b) {
+std::uint32_t Replay::describe_blocking(const BlockingBegin& b,
+                                        std::uint32_t name) {
   const bool copy = b.api == SyncApi::Memcpy || b.api == SyncApi::MemcpyAsync;
   const std::uint64_t a = std::uint64_t(b.api) |
                           (std::uint64_t(b.copy_kind & 0xff) << 8) |
                           (std::uint64_t(b.all_streams) << 16) |
                           (b.all_streams ? 0 : std::uint64_t(b.stream) << 32);
-  return names_.combo(Combo::ApiCall, a, copy ? b.bytes : 0, [&] {
-    std::string d = sync_api_name(b.api);
-    if (copy) {
-      static const char* kinds[] = {"", " H2H", " H2D", " D2H", " D2D"};
-      if (b.copy_kind > 0 && b.copy_kind <= 4) d += kinds[b.copy_kind];
-      d += " " + format_bytes(b.bytes);
-    }
-    if (!b.all_streams) d += " (stream " + std::to_string(b.stream) + ")";
-    return d;
+  const std::uint32_t plain =
+      names_.combo(Combo::ApiCall, a, copy ? b.bytes : 0, [&] {
+        std::string d = sync_api_name(b.api);
+        if (copy) {
+          static const char* kinds[] = {"", " H2H", " H2D", " D2H", " D2D"};
+          if (b.copy_kind > 0 && b.copy_kind <= 4) d += kinds[b.copy_kind];
+          d += " " + format_bytes(b.bytes);
+        }
+        if (!b.all_streams) d += " (stream " + std::to_string(b.stream) + ")";
+        return d;
+      });
+  if (name == 0) return plain;
+  // The call's own name in place of the API's.
+  return names_.combo(Combo::ApiCallNamed, name, plain, [&] {
+    const std::string& p = names_[plain];
+    return names_[name] + p.substr(std::string(sync_api_name(b.api)).size());
   });
 }
 
 void Replay::blocking_begin(std::uint32_t ti, double t, const BlockingBegin& bb,
-                            std::uint64_t own_id) {
+                            std::uint64_t own_id, std::uint32_t name) {
   HostThread& th = threads_.get(ti);
   if (th.blocking_depth++ > 0) return;  // nested inside another: ignore
   BlockingCall& b = th.blocking;
@@ -231,7 +239,7 @@ void Replay::blocking_begin(std::uint32_t ti, double t, const BlockingBegin& bb,
   b.stream = bb.stream;
   b.bytes = bb.bytes;
   b.copy_kind = bb.copy_kind;
-  const std::uint32_t api = describe_blocking(bb);
+  const std::uint32_t api = describe_blocking(bb, name);
   Open* outer = th.outermost_call();
   std::uint32_t via = api;
   if (outer) {

@@ -656,6 +656,8 @@ class CuptiSource final : public DeviceSource {
         b.bytes = c.bytes;
         b.copy_kind = c.copy_kind;
         b.correlation = cd->correlationId;
+        // A driver call by its own name (numba's read: cuMemcpyDtoHAsync).
+        if (domain == kDomainDriverApi) b.name = c.name;
         if (c.api == SyncApi::EventSynchronize) {
           std::lock_guard<std::mutex> g(self->events_mu_);
           auto it = self->event_stream_.find(c.event);

@@ -63,6 +63,9 @@ struct BlockingBegin {
   /// The runtime's correlation id of the call (copies: their device record
   /// carries it).
   std::uint32_t correlation = 0;
+  /// The call's own name when the report should use it rather than the
+  /// API's ("cuMemcpyDtoHAsync" for a driver call); static storage.
+  const char* name = nullptr;
 };
 
 /// Where a device source reports what happens on the program's threads
