@@ -27,6 +27,9 @@ void Launches::add_corr(const PendingCorr& p) {
 }
 
 PendingCorr* Launches::find_corr(std::uint32_t c) {
+  // Records come in about the order of their launches: the oldest first.
+  if (!corr_.empty() && corr_.front().correlation == c)
+    return corr_.front().done ? nullptr : &corr_.front();
   auto it = std::lower_bound(
       corr_.begin(), corr_.end(), c,
       [](const PendingCorr& p, std::uint32_t v) { return p.correlation < v; });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace addscope {
 
@@ -15,7 +16,15 @@ constexpr std::uint32_t kOtherSite = 0xffffffffu;
 constexpr std::uint32_t kOtherStream = 0xffffffffu;
 
 // Whole nanoseconds: sums are exact (a run of 10^4 s is 10^13 ns).
-Ns to_ns(double s) { return static_cast<Ns>(std::llround(s * 1e9)); }
+// Round to the nearest nanosecond (half away from zero, as llround), inline:
+// the analyzer converts every record's times.
+Ns to_ns(double s) {
+  const double x = s * 1e9;
+  if (!(x < 9e18 && x > -9e18))  // out of range, or NaN: as far as it goes
+    return x < 0 ? std::numeric_limits<Ns>::min()
+                 : std::numeric_limits<Ns>::max();
+  return static_cast<Ns>(x < 0 ? x - 0.5 : x + 0.5);
+}
 double to_s(Ns ns) { return double(ns) * 1e-9; }
 bool finite_time(double s) { return std::isfinite(s) && std::fabs(s) < 1e9; }
 
@@ -119,12 +128,8 @@ void IdleBlame::set_gap_listener(GapListener listener) {
 }
 
 void IdleBlame::replay(Ns w) {
-  auto act_mid = std::partition(acts_.begin(), acts_.end(),
-                                [w](const Act& a) { return a.start < w; });
-  auto iv_mid = std::partition(ivs_.begin(), ivs_.end(),
-                               [w](const Iv& v) { return v.begin < w; });
   // Activities at one instant: the one launched first ends the gap.
-  std::sort(acts_.begin(), act_mid, [](const Act& a, const Act& b) {
+  const auto by_act = [](const Act& a, const Act& b) {
     if (a.start != b.start) return a.start < b.start;
     const bool ka = a.launch != kNoNs, kb = b.launch != kNoNs;
     if (ka != kb) return ka;
@@ -136,10 +141,20 @@ void IdleBlame::replay(Ns w) {
     if (a.name != b.name) return a.name < b.name;
     if (a.kind != b.kind) return a.kind < b.kind;
     return a.seq < b.seq;
-  });
-  std::sort(ivs_.begin(), iv_mid, [](const Iv& a, const Iv& b) {
+  };
+  const auto by_iv = [](const Iv& a, const Iv& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.seq < b.seq;
-  });
+  };
+  // What is pending arrives nearly in order: sorted whole only when it is
+  // not (what stays after `w` stays sorted for the next time).
+  if (!std::is_sorted(acts_.begin(), acts_.end(), by_act))
+    std::sort(acts_.begin(), acts_.end(), by_act);
+  if (!std::is_sorted(ivs_.begin(), ivs_.end(), by_iv))
+    std::sort(ivs_.begin(), ivs_.end(), by_iv);
+  const auto act_mid = std::partition_point(
+      acts_.begin(), acts_.end(), [w](const Act& a) { return a.start < w; });
+  const auto iv_mid = std::partition_point(
+      ivs_.begin(), ivs_.end(), [w](const Iv& v) { return v.begin < w; });
   // In time order. At one instant a host interval goes first; the order
   // does not change a charge (an interval beginning at a gap's end adds
   // nothing to it), it only has to be one order.
