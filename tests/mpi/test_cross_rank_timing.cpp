@@ -250,53 +250,54 @@ TEST(CrossRankTiming, RepeatedRunsGiveJobTimePerRankStatsAndAggregate) {
 }
 
 TEST(CrossRankTiming, EachRankAloneThenTogetherGivesWeakScaling) {
-  // Each rank "moves" 1 MB in 10 ms (rank 1: 20 ms) whether alone or not:
+  // Each rank "moves" 5 MB in 50 ms (rank 1: 100 ms) whether alone or not:
   // nothing is shared, so the aggregate is what the slowest rank allows.
   const int R = world_size(), me = world_rank();
   const Kokkos::DefaultHostExecutionSpace exec;
   addscope::MeasureOptions opt;
   opt.warmup = 0;
   opt.repeat = 3;
-  const std::uint64_t bytes = 1000000;
+  const std::uint64_t bytes = 5000000;
   std::vector<double>
       when;  // start and end of every call (one node: one clock)
   const auto w = addscope::mpi::measure_weak_scaling(
       MPI_COMM_WORLD, exec, "sleep", 1000, bytes,
       [&] {
         when.push_back(addscope::host_seconds());
-        sleep_ms(me == 1 ? 20 : 10);
+        sleep_ms(me == 1 ? 100 : 50);
         when.push_back(addscope::host_seconds());
       },
       opt);
   EXPECT_EQ(w.ranks, R);
   EXPECT_EQ(w.n_per_rank, 1000);
   ASSERT_EQ(int(w.alone.gbps.size()), R);
-  // Alone, rank r moves 1 MB in 10 ms (rank 1: 20 ms): 0.1 GB/s (0.05),
-  // less by what the sleeps overshoot (up to 25%, a loaded machine).
+  // Alone, rank r moves 5 MB in 50 ms (rank 1: 100 ms): 0.1 GB/s (0.05),
+  // less by what the sleeps overshoot (up to 30%, a loaded machine: long
+  // sleeps, so that its milliseconds weigh little).
   for (int r = 0; r < R; ++r) {
     SCOPED_TRACE(r);
-    const double want_s = r == 1 ? 20 * ms : 10 * ms;
+    const double want_s = r == 1 ? 100 * ms : 50 * ms;
     EXPECT_GE(w.alone.completion[std::size_t(r)].median_s, want_s);
-    EXPECT_LE(w.alone.gbps[std::size_t(r)], 1e6 / want_s / 1e9);
-    EXPECT_GE(w.alone.gbps[std::size_t(r)], 0.75 * 1e6 / want_s / 1e9);
+    EXPECT_LE(w.alone.gbps[std::size_t(r)], 5e6 / want_s / 1e9);
+    EXPECT_GE(w.alone.gbps[std::size_t(r)], 0.7 * 5e6 / want_s / 1e9);
   }
   // By hand, for 1, 2, 3 ranks: the single-rank rate (the mean of the alone
   // rates) 0.1, (0.1 + 0.05) / 2 = 0.075, (0.1 + 0.05 + 0.1) / 3 = 0.0833
-  // GB/s; together the job takes the slowest rank's time (10, 20, 20 ms):
-  // R MB in it, 0.1, 0.1, 0.15 GB/s; efficiency 1, 0.667, 0.6.
+  // GB/s; together the job takes the slowest rank's time (50, 100, 100 ms):
+  // 5 R MB in it, 0.1, 0.1, 0.15 GB/s; efficiency 1, 0.667, 0.6.
   const double single[3] = {0.1, 0.075, 0.25 / 3};
   const double aggregate[3] = {0.1, 0.1, 0.15};
   const double efficiency[3] = {1.0, 0.1 / 0.15, 0.6};
   if (R <= 3) {
     EXPECT_LE(w.single_rank_gbps, single[R - 1] * 1.0001);
-    EXPECT_GE(w.single_rank_gbps, single[R - 1] * 0.75);
+    EXPECT_GE(w.single_rank_gbps, single[R - 1] * 0.7);
     EXPECT_LE(w.aggregate_gbps, aggregate[R - 1] * 1.0001);
-    EXPECT_GE(w.aggregate_gbps, aggregate[R - 1] * 0.75);
-    EXPECT_NEAR(w.efficiency, efficiency[R - 1], 0.25 * efficiency[R - 1]);
+    EXPECT_GE(w.aggregate_gbps, aggregate[R - 1] * 0.7);
+    EXPECT_NEAR(w.efficiency, efficiency[R - 1], 0.3 * efficiency[R - 1]);
   }
   EXPECT_EQ(w.aggregate_gbps, w.together.aggregate_gbps);
   EXPECT_LE(w.efficiency, 1.3);
-  EXPECT_GE(w.together.job.median_s, (R > 1 ? 20 : 10) * ms);
+  EXPECT_GE(w.together.job.median_s, (R > 1 ? 100 : 50) * ms);
   // Alone means alone: rank a's alone calls (the first three) all end
   // before rank b's begin. Together, every run starts after a barrier: no
   // rank's call k begins before every rank's call k - 1 ended. (One node:

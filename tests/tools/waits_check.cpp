@@ -512,8 +512,9 @@ int main(int argc, char** argv) {
                           "device_busy_s"})
       check(t[z].get<double>() == 0.0,
             std::string("host totals: ") + z + " = " + t[z].dump());
-    check(j["devices"].empty() && j["streams"].empty(),
-          "devices or streams on a host backend");
+    // (devices: not checked — host_only runs as "host" on a GPU build too,
+    // where the device may be described though it ran nothing.)
+    check(j["streams"].empty(), "device streams on a host backend");
     check(!j["idle"].value("any_activity", true),
           "device activity on a host backend");
     long long kcalls = 0, scalls = 0, tcalls = 0;
