@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -223,10 +224,12 @@ int main(int argc, char** argv) {
     bool closed = false;
     const json t = parse_trace(trace_path, &closed);
     check(closed, "the trace was not closed");
-    check(host_slices(t, "launch of faults::before_signal") +
-                  host_slices(t, "faults::before_signal") >
-              0,
-          "the trace lacks the kernels run before the signal");
+    // tests/tools/faults.cpp "signal": 10 kernels before the signal, each
+    // one slice (its run on a host backend, its launch on a device).
+    const int before = host_slices(t, "launch of faults::before_signal") +
+                       host_slices(t, "faults::before_signal");
+    check(before == 10, "the trace holds " + std::to_string(before) +
+                            " slices of the 10 kernels run before the signal");
     no_temporaries(dir);
     return done("killed by SIG" + std::string(sigabbrev_np(sig)) +
                 ": report, JSON and trace written, status kept");
@@ -242,7 +245,11 @@ int main(int argc, char** argv) {
     check(has_kernel(j, "faults::before_exit"), "the JSON lacks the kernels");
     bool closed = false;
     const json t = parse_trace(trace_path, &closed);
-    check(host_slices(t, "") > 0, "the trace holds no host slice");
+    // "exit_abort": 10 kernels before abort(), each one slice.
+    const int before = host_slices(t, "launch of faults::before_exit") +
+                       host_slices(t, "faults::before_exit");
+    check(before == 10, "the trace holds " + std::to_string(before) +
+                            " slices of the 10 kernels run before abort()");
     no_temporaries(dir);
     return done("abort(): report, JSON and a trace that parses");
   }
@@ -254,7 +261,28 @@ int main(int argc, char** argv) {
     bool closed = true;
     const json t = parse_trace(trace_path, &closed);
     check(!closed, "a closed trace after SIGKILL (the run ended early?)");
-    check(host_slices(t, "") > 0, "the trace on disk holds no host slice");
+    // What reached the disk is the run up to a point: kernels 0 .. k - 1 of
+    // "faults::kernel <i>", k >= 1, none missing in between.
+    std::vector<long long> seen;
+    for (const auto& e : t) {
+      if (e.value("ph", "") != "X" || e.value("pid", 0) != 1) continue;
+      std::string n = e.value("name", "");
+      if (n.rfind("launch of ", 0) == 0) n = n.substr(10);
+      if (n.rfind("faults::kernel ", 0) == 0)
+        seen.push_back(std::atoll(n.c_str() + 15));
+    }
+    std::sort(seen.begin(), seen.end());
+    bool prefix = !seen.empty();
+    for (std::size_t i = 0; i < seen.size(); ++i)
+      prefix = prefix && seen[i] == (long long)i;
+    check(prefix, "the trace on disk holds " + std::to_string(seen.size()) +
+                      " kernel slices, not kernels 0 .. k - 1 (first " +
+                      (seen.empty() ? std::string("none")
+                                    : std::to_string(seen.front())) +
+                      ", last " +
+                      (seen.empty() ? std::string("none")
+                                    : std::to_string(seen.back())) +
+                      ")");
     check(!exists(json_path), "a JSON report after SIGKILL");
     return done("SIGKILL: " + std::to_string(t.size()) +
                 " trace events on disk, parsing without their ']'");

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -344,9 +345,14 @@ int main(int argc, char** argv) {
   if (expect == "callbacks") setenv("ADDSCOPE_WAITS_DEVICE", "callbacks", 1);
   std::remove((base + ".json").c_str());
   std::remove((base + ".trace.json").c_str());
+  const auto started = std::chrono::steady_clock::now();
   const int st = std::system(
       (cmd + " >" + quote(base + ".out") + " 2>" + quote(base + ".err"))
           .c_str());
+  // The program's whole run (the tool's clock starts inside it).
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
   const int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
   const std::string out = read(base + ".out"), err = read(base + ".err");
   std::cout << "== " << name << " (" << expect << ")\n" << out << err;
@@ -444,8 +450,133 @@ int main(int argc, char** argv) {
   const auto hid = waits(j, "hidden");
   const auto exp = waits(j, "explicit");
 
+  // The calls of call site `site` in region path `regions` ("": outside
+  // every region; "*": in any), and of every site of a kind.
+  auto site_calls = [&](const std::string& site, const std::string& regions) {
+    long long n = 0;
+    for (const auto& e : j["sites"]) {
+      const std::string r =
+          e["regions"].is_string() ? e["regions"].get<std::string>() : "";
+      if (e["site"] == site && (regions == "*" || r == regions))
+        n += e["calls"].get<long long>();
+    }
+    return n;
+  };
+  auto kind_calls = [&](const std::string& kind) {
+    long long n = 0;
+    for (const auto& e : j["sites"])
+      if (e["kind"] == kind) n += e["calls"].get<long long>();
+    return n;
+  };
+  auto arg_or = [&](int i, long long dflt) {
+    return argc > i ? std::atoll(argv[i]) : dflt;
+  };
+  // Host backends: what the program made, exactly. Kernel K ran `n` times,
+  // each a finished call of its own, in region path `regions`.
+  auto host_kernel = [&](const std::string& k, long long n,
+                         const std::string& regions = "") {
+    check(calls_of(k) == n, k + " ran " + std::to_string(calls_of(k)) +
+                                " times, not " + std::to_string(n));
+    const json* e = kernel(j, k);
+    if (e)
+      check((*e)["launches"] == n,
+            k + ": launches " + (*e)["launches"].dump() + ", not " +
+                std::to_string(n));
+    check(site_calls(k, regions) == n,
+          k + ": " + std::to_string(site_calls(k, regions)) +
+              " calls in region path '" + regions + "', not " +
+              std::to_string(n));
+  };
+  // A single thread over `bytes` (reads and writes) takes at least bytes /
+  // 60 GB/s: more than any core streams.
+  auto one_thread_over = [&](const std::string& k, double bytes) {
+    const double d = device_s(j, k);
+    check(d >= bytes / 60e9, k + " took " + std::to_string(d) +
+                                 " s on one thread for " +
+                                 std::to_string(bytes) + " bytes");
+  };
+  auto printed = [&](const std::string& key) {
+    const auto p = out.find(key);
+    return p == std::string::npos ? -1.0
+                                  : std::atof(out.c_str() + p + key.size());
+  };
+
   if (expect == "host") {
     check(j["waits"].empty(), "host backend, yet calls waited");
+    // Nothing asynchronous: every total of waiting and of device work is
+    // zero, and the JSON's totals are its arrays' sums.
+    for (const char* z : {"launches", "device_kernels", "hidden_calls",
+                          "explicit_calls", "kernels_without_device_record"})
+      check(t[z] == 0, std::string("host totals: ") + z + " = " + t[z].dump());
+    for (const char* z : {"hidden_s", "explicit_s", "overlap_s",
+                          "device_busy_s"})
+      check(t[z].get<double>() == 0.0,
+            std::string("host totals: ") + z + " = " + t[z].dump());
+    // (devices: not checked — host_only runs as "host" on a GPU build too,
+    // where the device may be described though it ran nothing.)
+    check(j["streams"].empty(), "device streams on a host backend");
+    check(!j["idle"].value("any_activity", true),
+          "device activity on a host backend");
+    long long kcalls = 0, scalls = 0, tcalls = 0;
+    double ksum = 0;
+    for (const auto& k : j["kernels"]) {
+      const std::string n = k["name"];
+      kcalls += k["calls"].get<long long>();
+      const double d = k["device_s"], mx = k["device_max_s"];
+      ksum += d;
+      // Its host time: inside the run, positive, each launch inside the
+      // total, the mean the total over the launches.
+      check(k["launches"] == k["calls"], n + ": launches != calls");
+      check(d > 0 && mx > 0 && mx <= d * (1 + 1e-12) && mx <= wall_s,
+            n + ": host time " + std::to_string(d) + " s, longest " +
+                std::to_string(mx) + " s, run " + std::to_string(wall_s) +
+                " s");
+      check(std::abs(k["mean_s"].get<double>() * k["launches"].get<double>() -
+                     d) <= 1e-9 * d + 1e-12,
+            n + ": mean x launches != total");
+      check(k["median_s"].is_null() || k["median_s"].get<double>() <= mx,
+            n + ": median above the longest");
+      check(k["stream"].is_null() && k["shapes"].empty() && !k["starved"],
+            n + ": a stream, shapes or starved on a host backend");
+    }
+    for (const auto& e : j["sites"]) scalls += e["calls"].get<long long>();
+    for (const auto& e : j["threads"]) tcalls += e["calls"].get<long long>();
+    const long long threads_n = t["threads"].get<long long>();
+    check(ksum <= wall_s * double(std::max(1LL, threads_n)),
+          "kernels' host time " + std::to_string(ksum) + " s > the run's " +
+              std::to_string(wall_s) + " s x " + std::to_string(threads_n) +
+              " threads");
+    check(kcalls == t["host_kernels"].get<long long>(),
+          "host_kernels " + t["host_kernels"].dump() + ", kernels' calls " +
+              std::to_string(kcalls));
+    if (dropped_n("sites") == 0)
+      check(scalls == t["calls"].get<long long>(),
+            "totals.calls " + t["calls"].dump() + ", sites' calls " +
+                std::to_string(scalls));
+    if (dropped_n("threads") == 0)
+      check(tcalls == t["calls"].get<long long>(),
+            "totals.calls " + t["calls"].dump() + ", threads' calls " +
+                std::to_string(tcalls));
+    // Every kernel call is one slice of the trace (when it dropped none),
+    // inside the run.
+    if (j["trace_events_dropped"] == 0 && dropped_n("names") == 0 &&
+        dropped_n("kernels") == 0) {
+      std::map<std::string, long long> slices_of;
+      bool inside = true;
+      for (const auto& sl : slices) {
+        ++slices_of[sl.name];
+        inside = inside && sl.ts >= 0 && sl.dur >= 0 &&
+                 sl.ts + sl.dur <= wall_s * 1e6;
+      }
+      check(inside, "a trace slice outside the run's " +
+                        std::to_string(wall_s) + " s");
+      for (const auto& k : j["kernels"])
+        check(slices_of[k["name"].get<std::string>()] == k["calls"],
+              "trace: " +
+                  std::to_string(slices_of[k["name"].get<std::string>()]) +
+                  " slices of " + k["name"].get<std::string>() + ", " +
+                  k["calls"].dump() + " calls");
+    }
     check(contains(err, "launch shapes: a GPU matter"),
           "the host report does not say launch shapes are a GPU matter");
     check(j["starved"].empty(), "starved launches on a host backend");
@@ -514,8 +645,23 @@ int main(int argc, char** argv) {
     check(hidden < 1e-3, "hidden waits " + std::to_string(hidden) +
                              " s in a program that only fences");
   };
+  const bool host = expect == "host";
   if (name == "seed") {
     need_kernel("user::slow_add[1x1]");
+    if (host) {
+      // tests/tools/slow_read.cpp: one fill, one 1 x 1 add over n floats
+      // (12 n bytes on one thread), one deep_copy of one element.
+      const long long n = arg_or(6, 10000000);
+      host_kernel("user::fill", 1);
+      host_kernel("user::slow_add[1x1]", 1);
+      one_thread_over("user::slow_add[1x1]", 12.0 * double(n));
+      check(kind_calls("deep_copy") == 1,
+            "deep_copies: " + std::to_string(kind_calls("deep_copy")) +
+                ", not the program's 1");
+      check(site_calls("deep_copy out<-out (Host<-Host)", "") == 1,
+            "no deep_copy out<-out (Host<-Host): on a host backend the "
+            "mirror of out[2] is out itself");
+    }
     const double k = device_s(j, "user::slow_add[1x1]");
     note_shape("user::slow_add[1x1]");
     if (expect == "device") {
@@ -547,6 +693,21 @@ int main(int argc, char** argv) {
             "no bounded hidden wait for user::slow_add[1x1]");
   } else if (name == "overlap") {
     need_kernel("probe::slow_add[1x1]");
+    if (host) {
+      // tests/tools/overlap.cpp: the add runs inside its launch, within the
+      // host work the program times (at least host_ms).
+      const double host_work = printed("overlap: host work ");
+      host_kernel("user::fill", 1);
+      host_kernel("probe::slow_add[1x1]", 1);
+      check(host_work >= double(arg_or(7, 1000)) * 1e-3,
+            "the program's host work " + std::to_string(host_work) + " s");
+      check(device_s(j, "probe::slow_add[1x1]") <= host_work + 5e-4,
+            "probe::slow_add[1x1] took " +
+                std::to_string(device_s(j, "probe::slow_add[1x1]")) +
+                " s, more than the host work around it (" +
+                std::to_string(host_work) + " s)");
+      check(kind_calls("deep_copy") == 0, "deep_copies in a program with none");
+    }
     no_hidden_wait_for({"probe::slow_add[1x1]"});
     if (expect == "device") {
       const json& k = *kernel(j, "probe::slow_add[1x1]");
@@ -559,6 +720,19 @@ int main(int argc, char** argv) {
   } else if (name == "two_instances") {
     need_kernel("user::slow_a");
     need_kernel("user::slow_b");
+    if (host) {
+      // tests/tools/two_instances.cpp: on a host backend the instances are
+      // one, the kernels run one after the other inside the timed wall.
+      for (const char* k :
+           {"user::fill", "user::warmup", "user::slow_a", "user::slow_b"})
+        host_kernel(k, 1);
+      const double wall = printed("two_instances: wall ");
+      const double both =
+          device_s(j, "user::slow_a") + device_s(j, "user::slow_b");
+      check(wall + 1e-4 >= both, "the program's wall " + std::to_string(wall) +
+                                     " s is shorter than its two kernels' " +
+                                     std::to_string(both) + " s");
+    }
     no_hidden_wait_for({"user::slow_a", "user::slow_b"});
     if (expect == "device") {
       check((*kernel(j, "user::slow_a"))["stream"] !=
@@ -582,6 +756,16 @@ int main(int argc, char** argv) {
   } else if (name == "stream_fenced") {
     for (const char* k : {"copy", "mul", "add", "triad", "dot"})
       need_kernel(std::string("StreamCase<float>::") + k + " (lambda)");
+    if (host) {
+      // tests/tools/stream_fenced.cpp: init once, then each kernel once an
+      // iteration.
+      const long long iters = arg_or(7, 100);
+      host_kernel("StreamCase<float>::init (lambda)", 1);
+      for (const char* k : {"copy", "mul", "add", "triad", "dot"})
+        host_kernel(std::string("StreamCase<float>::") + k + " (lambda)",
+                    iters);
+      check(kind_calls("deep_copy") == 0, "deep_copies in a program with none");
+    }
     if (expect == "device") {
       check(expl > 0, "no explicit waits in a program that fences");
       check(hidden <= 0.01 * expl + 1e-3,
@@ -591,6 +775,14 @@ int main(int argc, char** argv) {
   } else if (name == "region_wait") {
     need_kernel("user::slow_r1");
     need_kernel("user::slow_r2");
+    if (host) {
+      // tests/tools/region_wait.cpp: both adds inside user::phase, the fill
+      // before it; the reads are plain memcpy on a host backend.
+      host_kernel("user::fill", 1);
+      host_kernel("user::slow_r1", 1, "user::phase");
+      host_kernel("user::slow_r2", 1, "user::phase");
+      check(kind_calls("deep_copy") == 0, "deep_copies in a program with none");
+    }
     if (expect == "device") {
       bool copy = false, sync = false;
       for (const auto* w : hid)
@@ -614,6 +806,20 @@ int main(int argc, char** argv) {
   } else if (name == "two_threads") {
     need_kernel("user::slow_t0");
     need_kernel("user::slow_t1");
+    if (host) {
+      // tests/tools/two_threads.cpp: on a host backend the main thread does
+      // both works in turn: a slow add, then one deep_copy of one element.
+      host_kernel("user::fill", 1);
+      host_kernel("user::slow_t0", 1);
+      host_kernel("user::slow_t1", 1);
+      check(site_calls("deep_copy h0<-a (Host<-Host)", "") == 1 &&
+                site_calls("deep_copy h1<-b (Host<-Host)", "") == 1 &&
+                kind_calls("deep_copy") == 2,
+            "not one deep_copy h0<-a and one h1<-b");
+      check(j["threads"].size() == 1, "host calls on " +
+                                          std::to_string(j["threads"].size()) +
+                                          " threads, not the main one");
+    }
     if (expect == "device") {
       long long th0 = -1, th1 = -1;
       for (const auto* w : hid) {
@@ -631,6 +837,11 @@ int main(int argc, char** argv) {
     }
   } else if (name == "shape_starved") {
     need_kernel("user::starved_add");
+    if (host) {
+      host_kernel("user::fill", 1);
+      host_kernel("user::starved_add", 1);
+      one_thread_over("user::starved_add", 12.0 * double(arg_or(6, 10000000)));
+    }
     note_shape("user::starved_add");
     no_hidden_wait_for({"user::starved_add"});
     if (expect == "device") {
@@ -663,6 +874,16 @@ int main(int argc, char** argv) {
     for (const char* k :
          {"user::triad_range", "user::triad_team", "user::scale", "user::sum"})
       need_kernel(k);
+    if (host) {
+      // tests/tools/shape_healthy.cpp: per repeat a triad of each policy and
+      // two scales; one sum at the end.
+      const long long r = arg_or(7, 10);
+      host_kernel("user::fill", 1);
+      host_kernel("user::triad_range", r);
+      host_kernel("user::triad_team", r);
+      host_kernel("user::scale", 2 * r);
+      host_kernel("user::sum", 1);
+    }
     note_shape("user::triad_range");
     note_shape("user::triad_team");
     no_hidden_wait_for({"user::triad_range", "user::triad_team"});
@@ -688,6 +909,12 @@ int main(int argc, char** argv) {
     }
   } else if (name == "shape_plain_add") {
     need_kernel("user::plain_add");
+    if (host) {
+      host_kernel("user::fill", 1);
+      host_kernel("user::plain_add", arg_or(7, 20));
+      check(kind_calls("deep_copy") == 0,
+            "deep_copies: a host mirror of a host View is the View itself");
+    }
     note_shape("user::plain_add");
     if (expect == "device") {
       check(j["starved"].empty(),
@@ -704,6 +931,16 @@ int main(int argc, char** argv) {
     }
   } else if (name == "wait_scope") {
     need_kernel("user::slow_scoped");
+    if (host) {
+      // tests/tools/wait_scope.cpp: the add and the read inside the scope,
+      // the fill before it.
+      host_kernel("user::fill", 1);
+      host_kernel("user::slow_scoped", 1, "user::assemble");
+      check(site_calls("deep_copy out<-out (Host<-Host)", "user::assemble") ==
+                    1 &&
+                kind_calls("deep_copy") == 1,
+            "not one deep_copy out<-out in region user::assemble");
+    }
     bool in_region = false;
     for (const auto& s : j["sites"])
       in_region = in_region || s["regions"] == "user::assemble";
@@ -758,6 +995,22 @@ int main(int argc, char** argv) {
                           std::to_string(n));
   } else if (name == "faults_threads") {
     const long long n = argc > 7 ? std::atoll(argv[7]) : 16;
+    if (host) {
+      // Each thread: 2000 x (kernel, deep_copy), all on Serial; the main
+      // thread only initialized faults::v.
+      check(site_calls("deep_copy faults::h<-faults::w (Host<-Host)", "") ==
+                2000 * n,
+            "deep_copy faults::h<-faults::w: " +
+                std::to_string(site_calls(
+                    "deep_copy faults::h<-faults::w (Host<-Host)", "")) +
+                " calls");
+      check((long long)j["threads"].size() == n + 1,
+            "host calls on " + std::to_string(j["threads"].size()) +
+                " threads, not the " + std::to_string(n) + " and main");
+      const json* tk = kernel(j, "faults::thread_kernel");
+      check(tk && (*tk)["device"] == "Serial",
+            "faults::thread_kernel not on Serial");
+    }
     check(t["threads"].get<long long>() >= n,
           "threads seen: " + t["threads"].dump());
     check(calls_of("faults::thread_kernel") == 2000 * n,
@@ -779,6 +1032,10 @@ int main(int argc, char** argv) {
     check(j["mode"] == "host",
           "a host-only program measured as " + j["mode"].dump());
     check(calls_of("faults::host_kernel") == 100, "faults::host_kernel");
+    check(site_calls("deep_copy faults::host_copy<-faults::host (Host<-Host)",
+                     "") == 100 &&
+              kind_calls("deep_copy") == 100,
+          "not 100 deep_copies faults::host_copy<-faults::host");
   } else if (name == "exit_return" || name == "exit_exit" ||
              name == "exit_quick") {
     check(err.find("without Kokkos::finalize()") != std::string::npos,
@@ -788,11 +1045,35 @@ int main(int argc, char** argv) {
               std::to_string(calls_of("faults::before_exit")) + " times");
     check(dropped_n("unpopped_regions") == 1,
           "the region left open is not counted");
+    if (host) {
+      host_kernel("faults::before_exit", 10, "faults::before_exit");
+      check(site_calls("deep_copy faults::v<-faults::v (Host<-Host)",
+                       "faults::before_exit") == 10,
+            "not 10 deep_copies in region faults::before_exit");
+    }
   } else if (name.rfind("idle_", 0) == 0) {
     // tests/tools/idle_patterns.cpp: the cause that must dominate the
     // device's idle time (device mode); a host backend has no device idle.
     const json& id = j["idle"];
     check(id.is_object(), "no idle section in the JSON");
+    if (host) {
+      // tests/tools/idle_patterns.cpp: what each mode launches.
+      const long long iters = arg_or(7, name == "idle_launch_bound" ? 2000 : 200);
+      if (name == "idle_loop") {
+        host_kernel("probe::add", iters, "probe::loop");
+        host_kernel("probe::residual", iters, "probe::loop");
+        check(site_calls("deep_copy probe::r<-probe::r (Host<-Host)",
+                         "probe::loop") == iters,
+              "not one deep_copy of the residual an iteration");
+      } else if (name == "idle_host_bound") {
+        host_kernel("probe::step", iters, "probe::host");
+        check(kind_calls("deep_copy") == 0, "deep_copies in host_bound");
+      } else if (name == "idle_launch_bound") {
+        host_kernel("probe::tiny", iters);
+      } else {
+        host_kernel("probe::stream_add", iters);
+      }
+    }
     if (expect != "device") {
       check(!id.value("any_activity", false),
             "device activity seen without device records");

@@ -4,6 +4,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,28 +19,71 @@
 
 using namespace addscope_test;
 
+namespace {
+// What addscope must say of one execution space type, written out by hand
+// from Kokkos' DeviceType enum (Kokkos_Profiling_Interface.hpp: Serial 0,
+// OpenMP 1, Cuda 2, HIP 3, OpenMPTarget 4, HPX 5, Threads 6, SYCL 7) and
+// from which backends are GPUs.
+template <class Space>
+void expect_kind(std::uint32_t device_type, bool gpu) {
+  SCOPED_TRACE(Space::name());
+  EXPECT_EQ(addscope::kokkos_device_type<Space>(), device_type);
+  EXPECT_EQ(addscope::is_gpu_space<Space>(), gpu);
+  EXPECT_EQ(addscope::launches_are_async<Space>(), gpu);
+  // Asked of a Kokkos::Device (space + memory) as of the space itself.
+  using D = Kokkos::Device<Space, typename Space::memory_space>;
+  EXPECT_EQ(addscope::is_gpu_space<D>(), gpu);
+}
+}  // namespace
+
 TEST(SpaceKind, KnowsEveryBackendByKokkosDeviceType) {
+  int checked = 0;
 #if defined(KOKKOS_ENABLE_SERIAL)
-  static_assert(!addscope::is_gpu_space<Kokkos::Serial>(), "");
+  expect_kind<Kokkos::Serial>(0, false);
+  ++checked;
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
-  static_assert(!addscope::is_gpu_space<Kokkos::OpenMP>(), "");
-  static_assert(addscope::kokkos_device_type<Kokkos::OpenMP>() == 1, "");
+  expect_kind<Kokkos::OpenMP>(1, false);
+  ++checked;
 #endif
 #if defined(KOKKOS_ENABLE_CUDA)
-  static_assert(addscope::is_gpu_space<Kokkos::Cuda>(), "");
-  static_assert(addscope::launches_are_async<Kokkos::Cuda>(), "");
+  expect_kind<Kokkos::Cuda>(2, true);
+  ++checked;
 #endif
-  SUCCEED();
+#if defined(KOKKOS_ENABLE_THREADS)
+  expect_kind<Kokkos::Threads>(6, false);
+  ++checked;
+#endif
+  // (HIP, HPX, SYCL, OpenMPTarget: not built here, their names differ
+  // between Kokkos versions.) At least the space the tests run on:
+  EXPECT_GE(checked, 1);
+  // The default execution space: a GPU exactly when CUDA or HIP is on.
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  const bool default_gpu = true;
+#else
+  const bool default_gpu = false;
+#endif
+  EXPECT_EQ(addscope::is_gpu_space<Kokkos::DefaultExecutionSpace>(),
+            default_gpu);
+  EXPECT_FALSE(addscope::is_gpu_space<Kokkos::DefaultHostExecutionSpace>());
 }
 
 TEST(DeviceInfo, DramPeakFromClockAndBusWidth) {
+  // Made-up devices, by hand: 2 transfers per clock x clock x bytes wide.
+  // 1 GHz (1000000 kHz), 1024 bits = 128 B: 2 x 10^9 x 128 B = 256 GB/s.
+  EXPECT_DOUBLE_EQ(addscope::dram_peak_gbps(1000000, 1024), 256.0);
+  // 1 kHz, 8 bits = 1 B: 2000 B/s = 2e-6 GB/s.
+  EXPECT_DOUBLE_EQ(addscope::dram_peak_gbps(1, 8), 2e-6);
+  // 500 MHz, 64 bits = 8 B: 2 x 5e8 x 8 = 8 GB/s.
+  EXPECT_DOUBLE_EQ(addscope::dram_peak_gbps(500000, 64), 8.0);
   // H200: HBM3e at 3201 MHz (as CUDA reports it), 6144-bit bus.
   EXPECT_NEAR(addscope::dram_peak_gbps(3201000, 6144), 4916.7, 0.1);
   // H100 SXM: 2619 MHz, 5120 bits: 3.35 TB/s as NVIDIA quotes it.
   EXPECT_NEAR(addscope::dram_peak_gbps(2619000, 5120), 3352.3, 0.1);
   EXPECT_EQ(addscope::dram_peak_gbps(0, 0), 0.0);
+  EXPECT_EQ(addscope::dram_peak_gbps(1000000, 0), 0.0);
   EXPECT_THROW(addscope::dram_peak_gbps(-1, 8), addscope::InvalidArgument);
+  EXPECT_THROW(addscope::dram_peak_gbps(8, -1), addscope::InvalidArgument);
 }
 
 template <class Space>
@@ -54,13 +99,29 @@ TYPED_TEST(Device, InfoDescribesTheSpace) {
   EXPECT_GE(d.units, 1);
   EXPECT_FALSE(d.name.empty());
   EXPECT_GT(d.memory.available, 0u);
+  EXPECT_LE(d.memory.available, d.memory.total);
+  if (!d.is_gpu)  // the host's RAM, as /proc/meminfo says (read here)
+    EXPECT_EQ(d.memory.total, meminfo_bytes("MemTotal:"));
   EXPECT_FALSE(d.dram_peak_source.empty());
   if (d.is_gpu) {
     EXPECT_EQ(d.units_name, "SMs");
-    EXPECT_GT(d.dram_peak_gbps, 100.0);
+    // From the device's own attributes, written out: 2 x clock (kHz x
+    // 10^3) x bus width (bits / 8), in 10^9 B/s.
+    EXPECT_GT(d.memory_clock_khz, 0);
+    EXPECT_GT(d.memory_bus_bits, 0);
     EXPECT_NEAR(d.dram_peak_gbps,
-                addscope::dram_peak_gbps(d.memory_clock_khz, d.memory_bus_bits),
-                1e-9);
+                2.0 * d.memory_clock_khz * 1e3 * (d.memory_bus_bits / 8.0) /
+                    1e9,
+                1e-6);
+    // Every GPU CUDA runs on has 100 GB/s to 20 TB/s.
+    EXPECT_GT(d.dram_peak_gbps, 100.0);
+    EXPECT_LT(d.dram_peak_gbps, 20000.0);
+    if (d.name.find("H200") != std::string::npos)
+      EXPECT_NEAR(d.dram_peak_gbps, 4916.7, 0.1);  // 3201 MHz, 6144 bits
+    EXPECT_NE(d.dram_peak_source.find(std::to_string(d.memory_bus_bits) +
+                                      "-bit bus"),
+              std::string::npos)
+        << d.dram_peak_source;
   } else {
     EXPECT_EQ(d.units, d.concurrency);
     EXPECT_EQ(d.dram_peak_gbps, 0.0);  // no attribute gives it on a host
@@ -113,15 +174,54 @@ TYPED_TEST(Device, ReferencesCopyTheDataAndCountTwoNElements) {
     EXPECT_LE(r.result.gbps_median, f->result.gbps_median);
 }
 
+namespace {
+// Kernels launched, by name, counted through Kokkos Tools' own callback
+// while a LaunchCounter lives (no tool library is loaded in this binary).
+std::mutex launched_mu;
+std::map<std::string, int> launched;
+void count_launch(const char* name, std::uint32_t, std::uint64_t* id) {
+  std::lock_guard<std::mutex> g(launched_mu);
+  ++launched[name];
+  *id = 0;
+}
+struct LaunchCounter {
+  LaunchCounter() {
+    launched.clear();
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(count_launch);
+  }
+  ~LaunchCounter() {
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  }
+  int of(const std::string& name) {
+    std::lock_guard<std::mutex> g(launched_mu);
+    return launched[name];
+  }
+};
+}  // namespace
+
 TYPED_TEST(Device, LaunchLatencyCountsWhatItLaunched) {
   using Space = TypeParam;
   for (auto k : {addscope::EmptyKernel::Range, addscope::EmptyKernel::Team}) {
+    LaunchCounter counter;
     const auto l = addscope::measure_launch_latency(Space(), k, 50, 20);
+    // 10 untimed, 50 unfenced, 20 fenced: 80 launches of that kernel, none
+    // of the other.
+    const bool range = k == addscope::EmptyKernel::Range;
+    EXPECT_EQ(counter.of(range ? "addscope::empty_range"
+                               : "addscope::empty_team"),
+              80);
+    EXPECT_EQ(counter.of(range ? "addscope::empty_team"
+                               : "addscope::empty_range"),
+              0);
     EXPECT_EQ(l.kernel, k);
     EXPECT_EQ(l.launches, 50);
     EXPECT_EQ(l.fenced.count, 20u);
-    EXPECT_GT(l.unfenced_s, 0.0);
+    // The 50 launches and their fence took at least the calls themselves;
+    // an empty kernel, launched and fenced, well under a second.
+    EXPECT_GT(l.call_s, 0.0);
     EXPECT_GE(l.unfenced_s, l.call_s);
+    EXPECT_LT(l.unfenced_s, 1.0);
+    EXPECT_LT(l.fenced.max_s, 1.0);
   }
   EXPECT_THROW(addscope::measure_launch_latency(
                    Space(), addscope::EmptyKernel::Range, 0, 1),

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "addscope/waits/output/addscope_Format.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
@@ -423,7 +424,9 @@ TEST(WaitsTracker, StateIsBoundedOverManyKernels) {
   lim.recent_waits = 5;
   WaitsSim s(true, lim, 64);
   double t = 0;
+  std::vector<double> begins;  // each fence's begin, by i
   for (int i = 0; i < 20000; ++i) {
+    begins.push_back(t + 2e-6);
     const auto k = s.launch("k", t, t + 1e-6);
     s.ran(k, 7, t + 1e-6, t + 1e-5 + 1e-10 * i);
     s.call(CallKind::Fence, "Kokkos::fence: Unnamed Global Fence", t + 2e-6,
@@ -439,9 +442,18 @@ TEST(WaitsTracker, StateIsBoundedOverManyKernels) {
   EXPECT_EQ(w.waits.size(), 10u);
   EXPECT_EQ(w.totals.explicit_calls, 20000u);
   EXPECT_EQ(w.totals.device_kernels, 20000u);
-  // The longest waits are the last ones (kernels grew longer).
-  EXPECT_GT(w.waits.front().wait_s, w.waits.back().wait_s - 1e-15);
-  EXPECT_NEAR(w.waits.front().wait_s, 1e-5 + 1e-10 * 19999 - 3e-6, 1e-12);
+  // Kernel i ran until t + 1e-5 + 1e-10 i, its fence blocked from t + 3e-6:
+  // fence i waited 7 us + 0.1 ns x i. The 10 kept are the last 10 fences
+  // (i = 19999 down to 19990), each named by its begin time — not merely a
+  // list in some order.
+  ASSERT_EQ(w.waits.size(), 10u);
+  for (std::size_t r = 0; r < 10; ++r) {
+    SCOPED_TRACE(r);
+    const std::size_t i = 19999 - r;
+    EXPECT_NEAR(w.waits[r].begin_s, begins[i], 1e-9);
+    EXPECT_NEAR(w.waits[r].wait_s, 7e-6 + 1e-10 * double(i), 1e-12);
+    EXPECT_EQ(w.waits[r].what, "Kokkos::fence: Unnamed Global Fence");
+  }
   ASSERT_EQ(w.kernels.size(), 1u);
   EXPECT_EQ(w.kernels[0].launches, 20000u);
 }

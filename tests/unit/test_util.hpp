@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <string>
@@ -11,6 +12,18 @@
 #include <vector>
 
 namespace addscope_test {
+
+/// A field of /proc/meminfo ("MemTotal:") in bytes, read here (0: none).
+inline std::uint64_t meminfo_bytes(const std::string& key) {
+  std::ifstream f("/proc/meminfo");
+  std::string k, unit;
+  std::uint64_t v = 0;
+  while (f >> k >> v) {
+    std::getline(f, unit);
+    if (k == key) return unit.find("kB") != std::string::npos ? v * 1024 : v;
+  }
+  return 0;
+}
 
 /// Random values that are never zero-filled and never overflow when added.
 template <class T>

@@ -5,27 +5,46 @@
 #include <gtest/gtest.h>
 
 #include <addscope/addscope.hpp>
+#include <cstdint>
 #include <string>
+
+#include "tracker_util.hpp"
 
 namespace {
 
-// The regions the tracker recorded for call site `site` ("" if none: the
-// site was called outside every region; "?" if it was never called).
-std::string regions_of(const std::string& site) {
-  std::string r = "?";
-  for (const auto& s : addscope::SyncTracker::global().snapshot().sites)
-    if (s.site == site) r = s.regions;
-  return r;
-}
+// The process's tracker is shared by every test here (and by a repeat of
+// this one): each test compares snapshots taken before and after, never
+// totals (tracker_util.hpp).
+using addscope_test::settled_snapshot;
+using addscope_test::site_calls;
 
 void step(const std::string& what) {
   auto& t = addscope::SyncTracker::global();
   t.call_end(t.call_begin(addscope::CallKind::Step, what));
 }
 
+// Sets the tracker's "fed by Kokkos Tools" flag for a scope, and puts it
+// back however the scope ends (a failed ASSERT included).
+class FedByTools {
+ public:
+  explicit FedByTools(bool on)
+      : was_(addscope::SyncTracker::global().fed_by_kokkos_tools()) {
+    addscope::SyncTracker::global().set_fed_by_kokkos_tools(on);
+  }
+  ~FedByTools() { addscope::SyncTracker::global().set_fed_by_kokkos_tools(was_); }
+  FedByTools(const FedByTools&) = delete;
+  FedByTools& operator=(const FedByTools&) = delete;
+
+ private:
+  bool was_;
+};
+
 }  // namespace
 
 TEST(WaitScope, NamesTheRegionOfTheCallsInside) {
+  auto& t = addscope::SyncTracker::global();
+  ASSERT_FALSE(t.fed_by_kokkos_tools());  // no tool is loaded here
+  const auto before = settled_snapshot(t);
   {
     addscope::WaitScope outer("test::assemble");
     EXPECT_EQ(outer.name(), "test::assemble");
@@ -37,25 +56,47 @@ TEST(WaitScope, NamesTheRegionOfTheCallsInside) {
     step("wait_scope: in outer again");
   }
   step("wait_scope: after");
-  EXPECT_EQ(regions_of("wait_scope: in outer"), "test::assemble");
-  EXPECT_EQ(regions_of("wait_scope: in inner"),
-            "test::assemble > test::boundary");
-  EXPECT_EQ(regions_of("wait_scope: in outer again"), "test::assemble");
-  EXPECT_EQ(regions_of("wait_scope: after"), "");
+  const auto after = settled_snapshot(t);
+  auto added = [&](const std::string& site, const std::string& regions) {
+    return site_calls(after, site, regions) - site_calls(before, site, regions);
+  };
+  auto added_anywhere = [&](const std::string& site) {
+    return site_calls(after, site) - site_calls(before, site);
+  };
+  // Each step once, in its own region path and nowhere else.
+  EXPECT_EQ(added("wait_scope: in outer", "test::assemble"), 1u);
+  EXPECT_EQ(added_anywhere("wait_scope: in outer"), 1u);
+  EXPECT_EQ(added("wait_scope: in inner", "test::assemble > test::boundary"),
+            1u);
+  EXPECT_EQ(added_anywhere("wait_scope: in inner"), 1u);
+  EXPECT_EQ(added("wait_scope: in outer again", "test::assemble"), 1u);
+  EXPECT_EQ(added_anywhere("wait_scope: in outer again"), 1u);
+  EXPECT_EQ(added("wait_scope: after", ""), 1u);
+  EXPECT_EQ(added_anywhere("wait_scope: after"), 1u);
+  EXPECT_EQ(after.totals.calls - before.totals.calls, 4u);
+  EXPECT_EQ(after.dropped.unmatched_ends, before.dropped.unmatched_ends);
 }
 
 TEST(WaitScope, NotHeardTwiceWhenAToolFeedsTheTracker) {
   auto& t = addscope::SyncTracker::global();
   ASSERT_FALSE(t.fed_by_kokkos_tools());
-  t.set_fed_by_kokkos_tools(true);  // as libaddscope_waits.so does
+  const auto before = settled_snapshot(t);
   {
+    FedByTools fed(true);  // as libaddscope_waits.so does
     // Kokkos would pass the region to the tool; none is loaded here, so the
     // tracker must hear nothing from the scope itself.
     addscope::WaitScope s("test::via_kokkos");
     step("wait_scope: tool-fed");
   }
-  t.set_fed_by_kokkos_tools(false);
-  EXPECT_EQ(regions_of("wait_scope: tool-fed"), "");
+  EXPECT_FALSE(t.fed_by_kokkos_tools());
+  const auto after = settled_snapshot(t);
+  EXPECT_EQ(site_calls(after, "wait_scope: tool-fed", "") -
+                site_calls(before, "wait_scope: tool-fed", ""),
+            1u);
+  EXPECT_EQ(site_calls(after, "wait_scope: tool-fed") -
+                site_calls(before, "wait_scope: tool-fed"),
+            1u);
+  EXPECT_EQ(after.dropped.unmatched_ends, before.dropped.unmatched_ends);
 }
 
 TEST(WaitScope, RejectsAnEmptyName) {

@@ -656,13 +656,28 @@ TEST(WaitsReport, JsonInTimeOrderWithNulls) {
   EXPECT_TRUE(j["waits"][0]["context"].is_null());
   EXPECT_TRUE(j["trace"].is_null());
   EXPECT_EQ(j["waits"][0]["site"], "deep_copy h<-d (Host<-Cuda, 4 B)");
-  // Sites: calls that waited, shares, means.
-  for (const auto& st : j["sites"])
+  // Sites: calls that waited, shares, means. Hidden waits in all: 3 x
+  // 996 us (h<-d) + 4 x 1 ms (s0..s3) = 6.988 ms; h<-d's share 2.988 /
+  // 6.988, each s<i>'s 1 / 6.988.
+  int seen = 0;
+  double shares = 0;
+  for (const auto& st : j["sites"]) {
+    shares += st["hidden_share"].get<double>();
     if (st["site"] == "deep_copy h<-d (Host<-Cuda, 4 B)") {
+      ++seen;
       EXPECT_EQ(st["hidden_calls"], 3);
       EXPECT_NEAR(st["mean_wait_s"].get<double>(), 996e-6, 1e-9);
-      EXPECT_GT(st["hidden_share"].get<double>(), 0.0);
+      EXPECT_NEAR(st["hidden_share"].get<double>(), 0.427590154551, 1e-9);
+    } else if (st["site"].get<std::string>().rfind("deep_copy s", 0) == 0) {
+      ++seen;
+      EXPECT_EQ(st["hidden_calls"], 1);
+      EXPECT_NEAR(st["hidden_share"].get<double>(), 0.143102461362, 1e-9);
+      EXPECT_EQ(st["explicit_share"].get<double>(), 0.0);
     }
+  }
+  EXPECT_EQ(seen, 5);
+  EXPECT_NEAR(shares, 1.0, 1e-12);
+  EXPECT_NEAR(j["totals"]["hidden_s"].get<double>(), 6.988e-3, 1e-12);
 }
 
 TEST(WaitsReport, HostKernelsOnTheirSpace) {
