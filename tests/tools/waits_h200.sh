@@ -11,10 +11,12 @@
 #   OUT=logs bash waits_h200.sh BUNDLE_DIR [FLAVOUR_DIR...]
 # WAITS_OVERHEAD=0 skips the overhead runs (the checks alone: ~30 s per
 # flavour).
-# A flavour dir holds bin/ (the programs) and optionally lib/; BUNDLE_DIR's
-# lib/ holds libaddscope_waits.so, libaddscope_null_tool.so and the CUDA
-# 11.8 runtime + CUPTI (carried: the tool is Kokkos-free, one build serves
-# all flavours).
+# A flavour dir holds bin/ (the programs) and optionally lib/, and libpath
+# (a CUDA 12/13 build: the folder of the machine's CUDA runtime and CUPTI,
+# e.g. /usr/local/cuda/lib64, put first for that flavour); BUNDLE_DIR's lib/
+# holds libaddscope_waits.so, libaddscope_null_tool.so and the CUDA 11.8
+# runtime + CUPTI (carried: the tool is Kokkos-free, one build serves all
+# flavours).
 set -uo pipefail
 B="$(cd "${1:?usage: waits_h200.sh BUNDLE_DIR [FLAVOUR_DIR...]}" && pwd)"
 shift
@@ -34,12 +36,14 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else p
 # first number after WORD in a line
 field() { sed -n "s/.*$1 \([0-9.e+-]*\).*/\1/p" | head -1; }
 
+base_ld_path="$LD_LIBRARY_PATH"
 for F in "$@"; do
   F="$(cd "$F" && pwd)"
   name="$(basename "$F")"
   [[ "$F" == "$B" ]] && name="kokkos-3.4"
   [[ -f "$F/flavour" ]] && name="$(cat "$F/flavour")"
-  export LD_LIBRARY_PATH="$F/lib:$B/lib:${LD_LIBRARY_PATH:-}"
+  lp="$F/lib:"; [[ -f "$F/libpath" ]] && lp+="$(cat "$F/libpath"):"
+  export LD_LIBRARY_PATH="$lp$B/lib:$base_ld_path"
   bin="$F/bin"
   log="$OUT/waits_${name}.log"
   : >"$log"
