@@ -99,7 +99,12 @@ fi
 # Debian's CUDA 11.8 runtime and CUPTI go along for a build with it; a build
 # against CUDA 12/13 uses the GPU machine's (its libpath).
 libs="libfmt.so.9 libgomp.so.1"
-describe_build "$B" "$D" || libs+=" libcudart.so.11.0 libcupti.so.11.8"
+if describe_build "$B" "$D"; then
+  # its name in waits_h200.sh's and the soak's reports (else: kokkos-3.4)
+  echo "cuda$(sed -n 's/^cuda: \([0-9.]*\),.*/\1/p' "$D/info.txt")" >"$D/flavour"
+else
+  libs+=" libcudart.so.11.0 libcupti.so.11.8"
+fi
 for l in $libs; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
 done

@@ -99,7 +99,7 @@ for step in "$@"; do
       # Everything of one bundled flavour, into $OUT/NAME (see the top).
       name="${step#flavour:}" F="$HERE/${step#flavour:}"
       if [[ -z "$name" || "$name" == */* || ! -f "$F/flavour" ]]; then
-        have="$(for f in "$HERE"/*/flavour; do [[ -f "$f" ]] && basename "$(dirname "$f")"; done | tr '\n' ' ')"
+        have="$(for f in "$HERE"/*/flavour; do [[ -f "$f" ]] && basename "$(dirname "$f")"; done | tr '\n' ' ' | sed 's/ $//')"
         echo "no flavour '$name' in this bundle (have: ${have:-none}; ADDSCOPE_BUNDLE_FLAVOUR=DIR:NAME in cuda-bundle.sh)"
         echo "$step rc=2"; status=1; continue
       fi
