@@ -319,6 +319,10 @@ kokkos_options() {
     hip)
       # Debian's hipcc; rocThrust is not packaged (Kokkos only uses it for sort).
       local hipcc; hipcc="$(command -v hipcc)" || fail hip "hipcc missing; run: $0 hip-toolkit"
+      # hipcc without --offload-arch (CMake's checks, links) asks
+      # rocm_agent_enumerator, which fails without an AMD GPU: name the target.
+      [[ "$HIP_ARCH" =~ ^AMD_(GFX[0-9A-F]+)$ ]] &&
+        env_=(env "HCC_AMDGPU_TARGET=$(tr 'A-Z' 'a-z' <<<"${BASH_REMATCH[1]}")")
       kopts=(-DCMAKE_CXX_COMPILER="$hipcc" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_HIP=ON
         "-DKokkos_ARCH_$HIP_ARCH=ON" -DKokkos_ENABLE_ROCTHRUST=OFF)
       ;;

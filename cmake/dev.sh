@@ -91,6 +91,12 @@ if [[ "$backend" == hip ]]; then
   hipcxx="$(sed -n 's/^ *SET(Kokkos_CXX_COMPILER "\(.*\)")$/\1/Ip' \
     "$prefix"/lib*/cmake/Kokkos/KokkosConfigCommon.cmake 2>/dev/null | head -n 1)"
   extra+=(-DCMAKE_CXX_COMPILER="${hipcxx:-hipcc}")
+  # hipcc without --offload-arch (CMake's checks, the Kokkos-free targets,
+  # links) asks rocm_agent_enumerator, which fails without an AMD GPU: name
+  # the prefix's architecture instead.
+  gfx="$(sed -n 's/^#define KOKKOS_ARCH_AMD_GPU "\(.*\)"$/\1/p' \
+    "$prefix/include/KokkosCore_config.h" 2>/dev/null | head -n 1)"
+  [[ -n "$gfx" ]] && export HCC_AMDGPU_TARGET="${HCC_AMDGPU_TARGET:-$gfx}"
 fi
 if [[ -f "$build/CMakeCache.txt" ]]; then
   was="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=//p' "$build/CMakeCache.txt")"
