@@ -50,7 +50,8 @@ waits_programs="tests/tools/addscope-test-slow-read tests/tools/addscope-test-ov
   tests/tools/addscope-test-region-wait tests/tools/addscope-test-two-threads
   tests/tools/addscope-test-event-overhead tests/tools/addscope-test-shape-starved
   tests/tools/addscope-test-shape-healthy tests/tools/addscope-test-shape-plain-add
-  tests/tools/addscope-test-wait-scope tests/tools/addscope-test-soak"
+  tests/tools/addscope-test-wait-scope tests/tools/addscope-test-soak
+  tests/tools/addscope-test-faults"
 for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
          $waits_programs tests/tools/addscope-waits-check tests/perf/addscope-waits-tracker-perf \
          tests/perf/addscope-range-probe tests/perf/addscope-read-probe; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The waits tool on a GPU, every case and every overhead figure in one go,
 # for each Kokkos flavour bundled (cmake/cuda-bundle.sh): the checks of
-# tests/tools (device timestamps and, for two cases, without CUPTI), the
+# tests/tools (device timestamps and, for two cases, without CUPTI; the
+# faults, exits and soak cases too when addscope-test-faults is bundled), the
 # library's in-process front door (unit tests), a program nobody here wrote
 # when bundled (bin/babelstream-kokkos), and the tool's cost:
 #   per kernel     empty parallel_for + fence, no tool / empty tool / waits tool
@@ -70,6 +71,25 @@ for F in "$@"; do
   run_case wait_scope device addscope-test-wait-scope
   run_case seed kokkos-only addscope-test-slow-read
   run_case overlap kokkos-only addscope-test-overlap 10000000 1000
+  # The other cases of tests/tools/CMakeLists.txt, with ctest's arguments,
+  # when bundled: what real programs do to a tool (tests/tools/faults.cpp),
+  # the exits, unwritable outputs, and the 10^6-kernel soak (one thread).
+  if [[ -x "$bin/addscope-test-faults" ]]; then
+    run_case faults_regions device addscope-test-faults regions 10000
+    run_case faults_throw device addscope-test-faults throw
+    run_case faults_names device addscope-test-faults names 100000
+    run_case faults_threads device addscope-test-faults threads 16
+    run_case faults_unfenced device addscope-test-faults unfenced 1000
+    run_case host_only host addscope-test-faults host_only
+    run_case exit_return device addscope-test-faults exit_return
+    run_case exit_exit device addscope-test-faults exit_exit
+    run_case exit_quick device addscope-test-faults exit_quick
+    run_case exit_abort device addscope-test-faults exit_abort
+    run_case bad_paths device addscope-test-faults plain
+  fi
+  if [[ -x "$bin/addscope-test-soak" ]]; then
+    OMP_NUM_THREADS=1 run_case soak device addscope-test-soak 1000000 10 1000
+  fi
   if [[ -x "$bin/babelstream-kokkos" ]]; then
     run_case external device babelstream-kokkos --arraysize 10000000 --numtimes 100
   fi
