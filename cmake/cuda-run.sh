@@ -7,9 +7,10 @@
 # the CUDA 13 build as cuda13): everything of that build, into $OUT/NAME/ —
 # the layout of a results folder (results/<date>-h200-NAME/):
 #   gpu.txt  info.txt (what was built)  unit.log (every unit test)
-#   waits/   (tests/tools/waits_h200.sh on that flavour: every waits case,
-#            with and without CUPTI, the front-door unit tests, the tool's
-#            cost; waits_summary.txt, waits_NAME.log, checks/)
+#   waits/   (tests/tools/waits_h200.sh on that flavour: every waits case
+#            of tests/tools with device timestamps, two also without CUPTI,
+#            the front-door unit tests, the tool's cost; waits_summary.txt,
+#            waits_NAME.log, waits_checks.tgz)
 #   demo.txt demo.json  (float, then double and int32 x 5)
 #   bench_quick.txt/.json (--quick)  bench_2p28.txt/.json (float at 2^28:
 #            the default range against the native CUDA references)
