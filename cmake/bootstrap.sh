@@ -22,6 +22,33 @@
 #   (a 3.x tree gets the Debian 3.4 options above.) Kokkos Kernels: only the
 #   BLAS component, no ETI. 5.x is built as C++20, older ones as C++17.
 #
+# The cuda variant with the machine's own CUDA 12/13 toolkit instead of
+# Debian's 11.8 (Kokkos 4.x/5.x sources only; apt installs no CUDA then):
+#
+#   ADDSCOPE_CUDA_ROOT=/usr/local/cuda  [ADDSCOPE_CUDA_HOST_CXX=g++-12] \
+#   ADDSCOPE_KOKKOS_SOURCE=... ADDSCOPE_KOKKOS_KERNELS_SOURCE=... cmake/bootstrap.sh cuda
+#
+#   Cuda + OpenMP + Serial, Kokkos_ARCH_HOPPER90, that toolkit's nvcc, and as
+#   host compiler the newest g++ / g++-N on PATH the toolkit accepts (the
+#   "__GNUC__ > N" check of its crt/host_config.h; ADDSCOPE_CUDA_HOST_CXX
+#   overrides). Kokkos is built from the bootstrap's own copy of the source,
+#   never from the given tree: in the copy, bin/nvcc_wrapper's default
+#   architecture is sm_90 (Kokkos' default sm_70 no longer exists in CUDA
+#   13), and for Kokkos older than 4.7 with CUDA 13 or later
+#   cmake/kokkos-pre4.7-cuda13.patch is applied (two CUDA 13 API changes;
+#   the file says which). Default prefix: install/cuda<CUDA major.minor>-
+#   kokkos<version>-<hash of both source paths and the CUDA root>: its own,
+#   never an 11.8 one; share/addscope-cuda-toolkit in it names the toolkit.
+#
+# The hip variant, from Kokkos 4.x/5.x sources only, with Debian 12's hipcc
+# (ROCm 5.2.3; step hip-toolkit), for compiling (no AMD GPU here):
+#
+#   ADDSCOPE_KOKKOS_SOURCE=... ADDSCOPE_KOKKOS_KERNELS_SOURCE=... cmake/bootstrap.sh hip
+#
+#   HIP + Serial, Kokkos_ARCH_AMD_GFX90A (MI200; ADDSCOPE_HIP_ARCH=AMD_GFX942
+#   or another Kokkos_ARCH_ name), Kokkos_ENABLE_ROCTHRUST=OFF, compiler
+#   hipcc; default prefix install/hip-kokkos<version>-<hash>.
+#
 #   The install prefix is ADDSCOPE_KOKKOS_PREFIX (%v = the variant; without
 #   %v only one variant per call), default
 #   $ADDSCOPE_DEPS_DIR/install/<variant>-kokkos<version>-<hash of both source
@@ -33,14 +60,17 @@
 #   touched. Concurrent calls for one prefix wait for each other (flock on a
 #   file under $ADDSCOPE_DEPS_DIR/locks).
 #
-# Usage: cmake/bootstrap.sh [packages|cuda-toolkit|fuzz-tools|source|openmp|cuda]...
+# Usage: cmake/bootstrap.sh [packages|cuda-toolkit|hip-toolkit|fuzz-tools|source|openmp|cuda|hip]...
 #   packages      apt: compilers, GoogleTest, CLI11, nlohmann-json, fmt, gnuplot,
 #                 Open MPI (the MPI component and its tests)
 #   cuda-toolkit  apt: nvidia-cuda-toolkit (11.8, non-free) + libcupti-dev + g++-11 (large)
+#   hip-toolkit   apt: hipcc + libamdhip64-dev (Debian 12's ROCm 5.2.3)
 #   fuzz-tools    apt: clang-14 + compiler-rt (libFuzzer) for tests/fuzz
 #   source        fetch and unpack Kokkos + Kokkos Kernels from Debian's trilinos
 #   openmp        packages + source + build/install the openmp variant
 #   cuda          packages + cuda-toolkit + source + build/install the cuda variant
+#                 (with ADDSCOPE_CUDA_ROOT: packages + the build, nothing else)
+#   hip           packages + hip-toolkit + build/install the hip variant
 #
 # Idempotent and cached: everything lands in $ADDSCOPE_DEPS_DIR
 # (default ~/.cache/addscope-deps); a finished step leaves a stamp file and is
@@ -55,6 +85,10 @@ KOKKOS_VERSION_EXPECTED="3.4.01"
 KOKKOS_SOURCE="${ADDSCOPE_KOKKOS_SOURCE:-}"
 KK_SOURCE="${ADDSCOPE_KOKKOS_KERNELS_SOURCE:-}"
 USER_PREFIX="${ADDSCOPE_KOKKOS_PREFIX:-}"
+CUDA_ROOT="${ADDSCOPE_CUDA_ROOT:-}"
+CUDA_HOST_CXX="${ADDSCOPE_CUDA_HOST_CXX:-}"
+HIP_ARCH="${ADDSCOPE_HIP_ARCH:-AMD_GFX90A}"
+KOKKOS_CUDA13_PATCH="$HERE/kokkos-pre4.7-cuda13.patch"
 
 log() { printf '[addscope-bootstrap] %s\n' "$*" >&2; }
 fail() {
@@ -64,6 +98,9 @@ fail() {
   [[ -n "$KOKKOS_SOURCE$KK_SOURCE" ]] &&
     env_="ADDSCOPE_KOKKOS_SOURCE=$KOKKOS_SOURCE ADDSCOPE_KOKKOS_KERNELS_SOURCE=$KK_SOURCE "
   [[ -n "$USER_PREFIX" ]] && env_+="ADDSCOPE_KOKKOS_PREFIX=$USER_PREFIX "
+  [[ -n "$CUDA_ROOT" ]] && env_+="ADDSCOPE_CUDA_ROOT=$CUDA_ROOT "
+  [[ -n "$CUDA_HOST_CXX" ]] && env_+="ADDSCOPE_CUDA_HOST_CXX=$CUDA_HOST_CXX "
+  [[ -n "${ADDSCOPE_HIP_ARCH:-}" ]] && env_+="ADDSCOPE_HIP_ARCH=$HIP_ARCH "
   printf '[addscope-bootstrap] retry with: %s%s %s\n' "$env_" "$0" "$step" >&2
   if [[ -n "$env_" ]]; then
     printf '[addscope-bootstrap] (logs under %s/logs)\n' "$DEPS" >&2
@@ -157,6 +194,62 @@ step_cuda_toolkit() {
   apt_install cuda-toolkit nvidia-cuda-toolkit libcupti-dev g++-11
 }
 
+# Debian 12's HIP: hipcc (clang 15 based) and the HIP runtime's headers and
+# library (ROCm 5.2.3): compiles for AMD GPUs; nothing here runs them.
+step_hip_toolkit() {
+  apt_install hip-toolkit hipcc libamdhip64-dev
+}
+
+# --- a CUDA toolkit of the machine's own (ADDSCOPE_CUDA_ROOT) ----------------
+# cuda_toolkit STEP: checks ADDSCOPE_CUDA_ROOT; sets cuda_root, cuda_version
+# (MAJOR.MINOR), cuda_release (nvcc's V...), cuda_major, host_cxx (a path) and
+# host_cxx_version: ADDSCOPE_CUDA_HOST_CXX, or the newest g++ / g++-N on PATH
+# that the toolkit accepts.
+cuda_toolkit() {
+  local step="$1" v hc gmax=""
+  # (absolute, links kept: /usr/local/cuda stays the machine's current CUDA)
+  cuda_root="$(cd "$CUDA_ROOT" 2>/dev/null && pwd)" || fail "$step" "ADDSCOPE_CUDA_ROOT = \
+'$CUDA_ROOT' does not exist; allowed: the root of a CUDA 12 or 13 toolkit (with bin/nvcc), \
+e.g. /usr/local/cuda, or unset (Debian's CUDA 11.8)"
+  [[ -x "$cuda_root/bin/nvcc" ]] || fail "$step" "ADDSCOPE_CUDA_ROOT = '$CUDA_ROOT' has no \
+bin/nvcc; allowed: the root of a CUDA 12 or 13 toolkit, e.g. /usr/local/cuda"
+  v="$("$cuda_root/bin/nvcc" --version 2>&1)" || fail "$step" "$cuda_root/bin/nvcc --version failed: $v"
+  cuda_version="$(sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p' <<<"$v" | head -n 1)"
+  cuda_release="$(sed -n 's/.*release [0-9.]*, \(V[0-9.]*\).*/\1/p' <<<"$v" | head -n 1)"
+  [[ -n "$cuda_version" ]] || fail "$step" "no 'release X.Y' in $cuda_root/bin/nvcc --version: $v"
+  cuda_major="${cuda_version%%.*}"
+  [[ "$cuda_major" -ge 12 ]] || fail "$step" "ADDSCOPE_CUDA_ROOT = '$CUDA_ROOT' is CUDA \
+$cuda_version; allowed: 12 or later (for 11.8 leave ADDSCOPE_CUDA_ROOT unset: Debian's toolkit)"
+  # The newest GCC the toolkit accepts: its host_config.h stops __GNUC__ > N.
+  for hc in "$cuda_root/include/crt/host_config.h" "$cuda_root"/targets/*/include/crt/host_config.h; do
+    [[ -f "$hc" ]] || continue
+    gmax="$(sed -n 's/^#if __GNUC__ > \([0-9][0-9]*\).*/\1/p' "$hc" | head -n 1)"
+    [[ -n "$gmax" ]] && break
+  done
+  [[ -n "$gmax" ]] || fail "$step" "no '#if __GNUC__ > N' in $cuda_root's crt/host_config.h: \
+cannot tell which g++ CUDA $cuda_version accepts; set ADDSCOPE_CUDA_HOST_CXX"
+  if [[ -n "$CUDA_HOST_CXX" ]]; then
+    host_cxx="$(command -v "$CUDA_HOST_CXX")" || fail "$step" "ADDSCOPE_CUDA_HOST_CXX = \
+'$CUDA_HOST_CXX' is not on PATH; allowed: a g++ that CUDA $cuda_version accepts (GCC $gmax or older)"
+    host_cxx_version="$("$host_cxx" -dumpfullversion 2>/dev/null)"
+    [[ "${host_cxx_version%%.*}" =~ ^[0-9]+$ && "${host_cxx_version%%.*}" -le "$gmax" ]] ||
+      fail "$step" "ADDSCOPE_CUDA_HOST_CXX = '$CUDA_HOST_CXX' is GCC '$host_cxx_version'; \
+allowed: GCC $gmax or older (CUDA $cuda_version's crt/host_config.h)"
+  else
+    local c best="" bestv=0 cv
+    for c in g++ $(compgen -c g++- | grep -E '^g\+\+-[0-9]+$' | sort -u); do
+      command -v "$c" >/dev/null || continue
+      cv="$("$c" -dumpversion 2>/dev/null)"; cv="${cv%%.*}"
+      [[ "$cv" =~ ^[0-9]+$ && "$cv" -le "$gmax" && "$cv" -ge "$bestv" ]] || continue
+      best="$c" bestv="$cv"
+    done
+    [[ -n "$best" ]] || fail "$step" "no g++ on PATH that CUDA $cuda_version accepts (GCC $gmax \
+or older); install one (apt: g++-12) or set ADDSCOPE_CUDA_HOST_CXX"
+    host_cxx="$(command -v "$best")"
+    host_cxx_version="$("$host_cxx" -dumpfullversion 2>/dev/null)"
+  fi
+}
+
 # clang++-14 (clang-14) and its compiler-rt, which holds libFuzzer's
 # -fsanitize=fuzzer runtime and the ASan/UBSan runtimes (libclang-rt-14-dev:
 # only a Recommends of clang-14, so named here); llvm-14 for llvm-symbolizer.
@@ -198,22 +291,42 @@ kokkos_options() {
       kopts=(-DCMAKE_CXX_COMPILER=g++ -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON)
       ;;
     cuda)
-      local nvcc_dir=/usr/lib/nvidia-cuda-toolkit/bin
-      [[ -x $nvcc_dir/nvcc ]] || fail cuda "CUDA 11.8 toolkit missing ($nvcc_dir/nvcc); run: $0 cuda-toolkit"
-      command -v g++-11 >/dev/null || fail cuda "g++-11 missing; run: $0 cuda-toolkit"
-      # /usr/local/bin may hold CUDA 13 shims (nvcc, ptxas, cudafe++) that break 11.8.
-      env_=(env -u CUDA_HOME "PATH=$nvcc_dir:/usr/bin:/bin:$PATH" NVCC_WRAPPER_DEFAULT_COMPILER=g++-11)
-      # Kokkos 3.x knows no Hopper: configure Ampere80, retarget the code to
-      # sm_90. Kokkos 4.x+ has Hopper: the wrapper only pins the toolchain.
-      local arch=-DKokkos_ARCH_HOPPER90=ON
-      [[ "$major" -lt 4 ]] && arch=-DKokkos_ARCH_AMPERE80=ON
-      kopts=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper_sm90" -DKokkos_ENABLE_SERIAL=ON
-        -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON
-        "$arch" -DCUDAToolkit_ROOT=/usr)
-      # Debian's CUDA headers live in /usr/include, which 4.x's FindCUDAToolkit misses.
-      [[ "$major" -ge 4 ]] && kopts+=(-DCUDAToolkit_INCLUDE_DIR=/usr/include)
+      if [[ -n "$CUDA_ROOT" ]]; then
+        # The machine's CUDA 12/13 (cuda_toolkit set cuda_root, host_cxx),
+        # its bin/ ahead of any shims in /usr/local/bin; Kokkos 4.x+ only.
+        env_=(env "CUDA_HOME=$cuda_root" "PATH=$cuda_root/bin:/usr/bin:/bin:$PATH"
+          "NVCC_WRAPPER_DEFAULT_COMPILER=$host_cxx")
+        kopts=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper_sm90" -DKokkos_ENABLE_SERIAL=ON
+          -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON
+          -DKokkos_ARCH_HOPPER90=ON -DCUDAToolkit_ROOT="$cuda_root")
+      else
+        local nvcc_dir=/usr/lib/nvidia-cuda-toolkit/bin
+        [[ -x $nvcc_dir/nvcc ]] || fail cuda "CUDA 11.8 toolkit missing ($nvcc_dir/nvcc); run: $0 cuda-toolkit"
+        command -v g++-11 >/dev/null || fail cuda "g++-11 missing; run: $0 cuda-toolkit"
+        # /usr/local/bin may hold CUDA 13 shims (nvcc, ptxas, cudafe++) that break 11.8.
+        env_=(env -u CUDA_HOME "PATH=$nvcc_dir:/usr/bin:/bin:$PATH" NVCC_WRAPPER_DEFAULT_COMPILER=g++-11)
+        # Kokkos 3.x knows no Hopper: configure Ampere80, retarget the code to
+        # sm_90. Kokkos 4.x+ has Hopper: the wrapper only pins the toolchain.
+        local arch=-DKokkos_ARCH_HOPPER90=ON
+        [[ "$major" -lt 4 ]] && arch=-DKokkos_ARCH_AMPERE80=ON
+        kopts=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper_sm90" -DKokkos_ENABLE_SERIAL=ON
+          -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON
+          "$arch" -DCUDAToolkit_ROOT=/usr)
+        # Debian's CUDA headers live in /usr/include, which 4.x's FindCUDAToolkit misses.
+        [[ "$major" -ge 4 ]] && kopts+=(-DCUDAToolkit_INCLUDE_DIR=/usr/include)
+      fi
       ;;
-    *) fail "$v" "unknown variant '$v' (allowed: openmp, cuda)" ;;
+    hip)
+      # Debian's hipcc; rocThrust is not packaged (Kokkos only uses it for sort).
+      local hipcc; hipcc="$(command -v hipcc)" || fail hip "hipcc missing; run: $0 hip-toolkit"
+      # hipcc without --offload-arch (CMake's checks, links) asks
+      # rocm_agent_enumerator, which fails without an AMD GPU: name the target.
+      [[ "$HIP_ARCH" =~ ^AMD_(GFX[0-9A-F]+)$ ]] &&
+        env_=(env "HCC_AMDGPU_TARGET=$(tr 'A-Z' 'a-z' <<<"${BASH_REMATCH[1]}")")
+      kopts=(-DCMAKE_CXX_COMPILER="$hipcc" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_HIP=ON
+        "-DKokkos_ARCH_$HIP_ARCH=ON" -DKokkos_ENABLE_ROCTHRUST=OFF)
+      ;;
+    *) fail "$v" "unknown variant '$v' (allowed: openmp, cuda, hip)" ;;
   esac
   local cxx="${kopts[0]#-DCMAKE_CXX_COMPILER=}"
   kkopts=(-DKokkos_ROOT="$prefix" -DCMAKE_CXX_COMPILER="$cxx"
@@ -237,16 +350,54 @@ kokkos_options() {
   fi
 }
 
-# write_cuda_wrapper PREFIX MAJOR NVCC_WRAPPER: PREFIX/bin/nvcc_wrapper_sm90,
-# Kokkos' NVCC_WRAPPER behind CUDA 11.8 + g++-11 on PATH. For Kokkos 3.x, which
-# knows no Hopper, it also retargets the Ampere80 code to sm_90.
+# write_cuda_wrapper PREFIX MAJOR NVCC_WRAPPER [CUDA_BIN HOST_CXX CUDA_HOME]:
+# PREFIX/bin/nvcc_wrapper_sm90, Kokkos' NVCC_WRAPPER behind CUDA_BIN on PATH
+# and HOST_CXX (default: Debian's CUDA 11.8 + g++-11, CUDA_HOME unset). For
+# Kokkos 3.x, which knows no Hopper, it also retargets the Ampere80 code to
+# sm_90.
 write_cuda_wrapper() {
   local prefix="$1" major="$2" wrapper="$3" retarget=0
+  local bin="${4:-/usr/lib/nvidia-cuda-toolkit/bin}" cxx="${5:-g++-11}" home="${6:-}"
   [[ "$major" -lt 4 ]] && retarget=1
   mkdir -p "$prefix/bin"
-  sed -e "s|@KOKKOS_NVCC_WRAPPER@|$wrapper|" -e "s|@ADDSCOPE_RETARGET_SM80@|$retarget|" \
+  sed -e "s|@KOKKOS_NVCC_WRAPPER@|$wrapper|g" -e "s|@ADDSCOPE_RETARGET_SM80@|$retarget|g" \
+    -e "s|@ADDSCOPE_CUDA_BIN@|$bin|g" -e "s|@ADDSCOPE_HOST_CXX@|$cxx|g" \
+    -e "s|@ADDSCOPE_CUDA_HOME@|$home|g" \
     "$HERE/nvcc_wrapper_sm90.in" >"$prefix/bin/nvcc_wrapper_sm90"
   chmod +x "$prefix/bin/nvcc_wrapper_sm90"
+}
+
+# cuda13_patch_wanted KOKKOS_VERSION: true for Kokkos < 4.7 with CUDA >= 13.
+cuda13_patch_wanted() {
+  local major="${1%%.*}" minor; minor="$(cut -d. -f2 <<<"$1")"
+  [[ "$cuda_major" -ge 13 ]] && { [[ "$major" -lt 4 ]] || [[ "$major" -eq 4 && "$minor" -lt 7 ]]; }
+}
+
+# prepare_kokkos_copy SRC DIR KOKKOS_VERSION: DIR = a copy of the Kokkos
+# source SRC (no .git), its bin/nvcc_wrapper's default architecture sm_90,
+# and cmake/kokkos-pre4.7-cuda13.patch applied when cuda13_patch_wanted.
+prepare_kokkos_copy() {
+  local src="$1" dir="$2" kver="$3" p="$KOKKOS_CUDA13_PATCH"
+  rm -rf "$dir"; mkdir -p "$dir"
+  run_logged cuda kokkos-copy bash -c 'tar -C "$1" --exclude=./.git -cf - . | tar -C "$2" -xf -' \
+    copy "$src" "$dir"
+  sed -i -E 's/^default_arch="sm_[0-9]+"/default_arch="sm_90"/' "$dir/bin/nvcc_wrapper"
+  grep -q '^default_arch="sm_90"$' "$dir/bin/nvcc_wrapper" || fail cuda "no default_arch=\"sm_NN\" \
+line in $src/bin/nvcc_wrapper: cannot set its default architecture to sm_90"
+  cuda13_patch_wanted "$kver" || return 0
+  local f="$dir/core/src/Cuda/Kokkos_Cuda_Instance.hpp"
+  if patch -p1 -N --dry-run -s -d "$dir" -i "$p" >/dev/null 2>&1; then
+    run_logged cuda kokkos-patch patch -p1 -N -d "$dir" -i "$p"
+    log "Kokkos $kver with CUDA $cuda_version: applied $(basename "$p") to the copy in $dir"
+  elif patch -p1 -R --dry-run -s -d "$dir" -i "$p" >/dev/null 2>&1; then
+    log "Kokkos $kver: $src has $(basename "$p") applied already"
+  elif ! grep -q 'cudaGraphAddDependencies(graph, from, to, numDependencies)' "$f" &&
+       ! grep -q 'cudaMemPrefetchAsync(devPtr, count, dstDevice, m_stream)' "$f"; then
+    log "Kokkos $kver: $src calls cudaGraphAddDependencies and cudaMemPrefetchAsync the CUDA 13 way already; not patched"
+  else
+    fail cuda "$p does not fit Kokkos $kver in $src ($f); allowed with CUDA \
+$cuda_version: Kokkos 4.7 or later, or a 4.x whose Kokkos_Cuda_Instance.hpp this patch fits"
+  fi
 }
 
 # build_kokkos STEP LOGTAG KOKKOS_SRC KK_SRC PREFIX BUILD: configure, build and
@@ -319,14 +470,30 @@ not a Kokkos source tree (no Kokkos_VERSION_MAJOR/MINOR/PATCH in its CMakeLists.
   [[ "$major" -ge 3 ]] || fail "$v" "Kokkos $kver in $ksrc is too old; allowed: 3.x, 4.x, 5.x"
   [[ "${kkver%%.*}" == "$major" ]] || fail "$v" "Kokkos Kernels $kkver ($kksrc) does not \
 match Kokkos $kver ($ksrc); allowed: the same major version"
+  local own_cuda=0 cuda_root="" cuda_version="" cuda_release="" cuda_major=0 host_cxx="" host_cxx_version=""
+  if [[ "$v" == cuda && -n "$CUDA_ROOT" ]]; then
+    own_cuda=1
+    cuda_toolkit "$v"
+    [[ "$major" -ge 4 ]] || fail "$v" "Kokkos $kver ($ksrc) with ADDSCOPE_CUDA_ROOT (CUDA \
+$cuda_version): allowed: Kokkos 4.x or 5.x (3.x predates CUDA 12; leave ADDSCOPE_CUDA_ROOT unset \
+for Debian's CUDA 11.8)"
+  fi
+  [[ "$v" != hip || "$major" -ge 4 ]] || fail "$v" "Kokkos $kver ($ksrc) for hip: allowed: \
+Kokkos 4.x or 5.x"
 
   local prefix key
-  key="$(printf '%s\n%s\n' "$ksrc" "$kksrc" | sha256sum | cut -c1-8)"
+  if [[ $own_cuda -eq 1 ]]; then
+    key="$(printf '%s\n%s\n%s\n' "$ksrc" "$kksrc" "$cuda_root" | sha256sum | cut -c1-8)"
+  else
+    key="$(printf '%s\n%s\n' "$ksrc" "$kksrc" | sha256sum | cut -c1-8)"
+  fi
   if [[ -n "$USER_PREFIX" ]]; then
     [[ "$USER_PREFIX" == *%v* || "$nvariants" -le 1 ]] || fail "$v" "ADDSCOPE_KOKKOS_PREFIX = \
 '$USER_PREFIX' names one prefix for several variants; allowed: one variant per call, or %v in it"
     prefix="${USER_PREFIX//%v/$v}"
     [[ "$prefix" == /* ]] || prefix="$PWD/$prefix"
+  elif [[ $own_cuda -eq 1 ]]; then
+    prefix="$DEPS/install/cuda$cuda_version-kokkos$kver-$key"
   else
     prefix="$DEPS/install/$v-kokkos$kver-$key"
   fi
@@ -338,14 +505,28 @@ match Kokkos $kver ($ksrc); allowed: the same major version"
     printf 'kokkos_kernels_source=%s\nkokkos_kernels_version=%s\nkokkos_kernels_fingerprint=%s\n' \
       "$kksrc" "$kkver" "$(tree_fingerprint "$kksrc")"
     printf 'variant=%s\ncxx_standard=%s\noptions=%s\n' "$v" "$cxx_std" \
-      "$(printf '%s\n' "${kopts[@]}" "${kkopts[@]}" | sha256sum | cut -c1-16)")"
+      "$(printf '%s\n' "${kopts[@]}" "${kkopts[@]}" | sha256sum | cut -c1-16)"
+    if [[ $own_cuda -eq 1 ]]; then
+      printf 'cuda_root=%s\ncuda_release=%s\nhost_cxx=%s %s\nnvcc_wrapper_default_arch=sm_90\n' \
+        "$cuda_root" "$cuda_release" "$host_cxx" "$host_cxx_version"
+      printf 'wrapper=%s\n' "$(sha256sum <"$HERE/nvcc_wrapper_sm90.in" | cut -c1-16)"
+      if cuda13_patch_wanted "$kver"; then
+        printf 'kokkos_patch=%s %s\n' "$(basename "$KOKKOS_CUDA13_PATCH")" \
+          "$(sha256sum <"$KOKKOS_CUDA13_PATCH" | cut -c1-16)"
+      fi
+    fi
+    if [[ "$v" == hip ]]; then
+      printf 'hipcc=%s\n' "$(hipcc --version 2>/dev/null | grep -m1 -i 'HIP version' || true)"
+    fi)"
 
+  local what="$v"
+  [[ $own_cuda -eq 1 ]] && what="cuda, CUDA $cuda_version ($cuda_root), host $host_cxx $host_cxx_version"
   mkdir -p "$DEPS/locks"
   local lock; lock="$DEPS/locks/$(printf '%s' "$prefix" | sha256sum | cut -c1-16).lock"
   exec 9>"$lock"
   flock 9 || fail "$v" "could not lock $lock (for $prefix)"
   if [[ -f "$st" && "$(cat "$st")" == "$want" && -f "$prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ]]; then
-    log "Kokkos $kver + Kokkos Kernels $kkver ($v) from $ksrc already installed in $prefix"
+    log "Kokkos $kver + Kokkos Kernels $kkver ($what) from $ksrc already installed in $prefix"
     exec 9>&-
     echo "prefix: $prefix"; return
   fi
@@ -358,19 +539,37 @@ match Kokkos $kver ($ksrc); allowed: the same major version"
 (no $st); allowed: an empty or new folder"
   fi
   rm -rf "$prefix"
+  local tag; tag="$(basename "$prefix")"
+  local kbuild="$ksrc"
+  if [[ $own_cuda -eq 1 ]]; then
+    # The bootstrap's own copy: default architecture sm_90, and the CUDA 13
+    # patch where Kokkos needs it. The given tree is only read.
+    kbuild="$DEPS/src/$tag/kokkos"
+    prepare_kokkos_copy "$ksrc" "$kbuild" "$kver"
+  fi
   if [[ "$v" == cuda ]]; then
     # Kokkos' nvcc_wrapper is copied into the prefix first (its install puts
     # the same file there), so the prefix does not depend on the source tree.
-    install -D -m 755 "$ksrc/bin/nvcc_wrapper" "$prefix/bin/nvcc_wrapper"
-    write_cuda_wrapper "$prefix" "$major" "$prefix/bin/nvcc_wrapper"
+    install -D -m 755 "$kbuild/bin/nvcc_wrapper" "$prefix/bin/nvcc_wrapper"
+    if [[ $own_cuda -eq 1 ]]; then
+      write_cuda_wrapper "$prefix" "$major" "$prefix/bin/nvcc_wrapper" "$cuda_root/bin" \
+        "$host_cxx" "$cuda_root"
+    else
+      write_cuda_wrapper "$prefix" "$major" "$prefix/bin/nvcc_wrapper"
+    fi
   fi
-  local tag; tag="$(basename "$prefix")"
-  log "building Kokkos $kver + Kokkos Kernels $kkver ($v) from $ksrc and $kksrc -> $prefix"
-  build_kokkos "$v" "$tag" "$ksrc" "$kksrc" "$prefix" "$DEPS/build/$tag"
+  log "building Kokkos $kver + Kokkos Kernels $kkver ($what) from $ksrc and $kksrc -> $prefix"
+  build_kokkos "$v" "$tag" "$kbuild" "$kksrc" "$prefix" "$DEPS/build/$tag"
+  [[ $own_cuda -eq 1 ]] && rm -rf "$DEPS/src/$tag"
   mkdir -p "$(dirname "$st")"
+  if [[ $own_cuda -eq 1 ]]; then
+    # What cmake/dev.sh and .ci/run read: which toolkit this prefix needs.
+    printf 'root=%s\nversion=%s\nrelease=%s\nhost_cxx=%s\n' "$cuda_root" "$cuda_version" \
+      "$cuda_release" "$host_cxx" >"$prefix/share/addscope-cuda-toolkit"
+  fi
   echo "$want" >"$st"
   exec 9>&-
-  log "Kokkos $kver ($v) installed in $prefix"
+  log "Kokkos $kver ($what) installed in $prefix"
   echo "prefix: $prefix"
 }
 
@@ -378,7 +577,9 @@ from_source() { [[ -n "$KOKKOS_SOURCE$KK_SOURCE" ]]; }
 
 [[ $# -gt 0 ]] || set -- openmp
 nvariants=0
-for step in "$@"; do [[ "$step" == openmp || "$step" == cuda ]] && nvariants=$((nvariants + 1)); done
+for step in "$@"; do
+  [[ "$step" == openmp || "$step" == cuda || "$step" == hip ]] && nvariants=$((nvariants + 1))
+done
 for step in "$@"; do
   case "$step" in
     packages) step_packages ;;
@@ -389,9 +590,24 @@ for step in "$@"; do
       step_packages
       if from_source; then build_from_source openmp "$nvariants"; else step_source; build_variant openmp; fi ;;
     cuda)
-      step_packages; step_cuda_toolkit
-      if from_source; then build_from_source cuda "$nvariants"; else step_source; build_variant cuda; fi ;;
-    *) echo "usage: $0 [packages|cuda-toolkit|fuzz-tools|source|openmp|cuda]... (unknown step '$step')" >&2
+      step_packages
+      if [[ -n "$CUDA_ROOT" ]]; then
+        from_source || fail cuda "ADDSCOPE_CUDA_ROOT = '$CUDA_ROOT' needs ADDSCOPE_KOKKOS_SOURCE and \
+ADDSCOPE_KOKKOS_KERNELS_SOURCE (Kokkos 4.x or 5.x): Debian's Kokkos 3.4.01 does not compile with \
+CUDA 13; allowed: both set, or ADDSCOPE_CUDA_ROOT unset (Debian's CUDA 11.8)"
+        build_from_source cuda "$nvariants"
+      else
+        step_cuda_toolkit
+        if from_source; then build_from_source cuda "$nvariants"; else step_source; build_variant cuda; fi
+      fi ;;
+    hip)
+      step_packages
+      from_source || fail hip "the hip variant needs ADDSCOPE_KOKKOS_SOURCE and \
+ADDSCOPE_KOKKOS_KERNELS_SOURCE (Kokkos 4.x or 5.x): Debian's Kokkos 3.4.01 is not built for HIP"
+      step_hip_toolkit
+      build_from_source hip "$nvariants" ;;
+    hip-toolkit) step_hip_toolkit ;;
+    *) echo "usage: $0 [packages|cuda-toolkit|hip-toolkit|fuzz-tools|source|openmp|cuda|hip]... (unknown step '$step')" >&2
        exit 2 ;;
   esac
 done

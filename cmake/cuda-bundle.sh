@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Packs the CUDA build's programs, with the libraries a bare GPU machine may
 # lack (CUDA 11.8 runtime and CUPTI, fmt, libgomp, libaddscope_waits), into one
-# relocatable folder, plus run.sh that runs them there. With an OpenMP build
+# relocatable folder, plus run.sh that runs them there (a build against the
+# bootstrap's CUDA 12/13 takes that CUDA's runtime and CUPTI from the GPU
+# machine instead: see describe_build). With an OpenMP build
 # (OPENMP_BUILD_DIR, default build-openmp, if it exists) its addscope-bench
 # goes along as bin/addscope-bench-openmp, for the GPU machine's host cores.
 #   cmake/cuda-bundle.sh [BUILD_DIR] [OUT_DIR]   (defaults: build-cuda .device)
@@ -12,13 +14,41 @@
 # BUILD_DIR/external/bin (BabelStream's Kokkos model, Kokkos' STREAM and a
 # tutorial), go along when built; KT_LIB=path bundles kokkos-tools' kernel
 # timer (lib/kp_kernel_timer.so) for the cost benchmark's row of it.
-# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|shapes|cost|demo|probe|readprobe|bench|bench-full|bench-host|sanitize|soak|mpi|injection]...
+# On the GPU machine: OUT=logs bash .device/run.sh [unit|waits|shapes|cost|demo|probe|readprobe|bench|bench-full|bench-host|sanitize|soak|mpi|injection|flavour:NAME]...
+# The CUDA 13 build as a flavour (cmake/dev.sh's build folder for it), and
+# everything of it on the GPU (unit tests, every waits case, demo, bench):
+#   ADDSCOPE_BUNDLE_FLAVOUR=$PWD/build-cuda-cuda13.0-kokkos4.6.99-<hash>:cuda13 \
+#     bash cmake/cuda-bundle.sh build-cuda .device
+#   OUT=logs bash .device/run.sh flavour:cuda13     # -> logs/cuda13/
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 B="${1:-$ROOT/build-cuda}"
 D="${2:-$ROOT/.device}"
 O="${OPENMP_BUILD_DIR:-$ROOT/build-openmp}"
 rm -rf "$D"; mkdir -p "$D/bin" "$D/lib"
+# describe_build BUILD_DIR TO: TO/info.txt (what was built, from what), and
+# for a build against the bootstrap's CUDA 12/13 (its prefix's
+# share/addscope-cuda-toolkit) TO/libpath: the toolkit's lib64, where the GPU
+# machine has that CUDA's runtime and CUPTI (the H200 image: CUDA 13 in
+# /usr/local/cuda). Returns 0 for such a build.
+describe_build() {
+  local b="$1" to="$2" kroot toolkit
+  kroot="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=//p' "$b/CMakeCache.txt" 2>/dev/null)"
+  toolkit="$kroot/share/addscope-cuda-toolkit"
+  {
+    echo "build: $(cd "$b" && pwd)"
+    echo "Kokkos_ROOT: $kroot"
+    echo "source: $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
+    if [[ -f "$kroot/share/addscope-bootstrap.stamp" ]]; then
+      sed -n 's/^\(kokkos_version\|kokkos_kernels_version\|cuda_release\|host_cxx\|kokkos_patch\)=/\1: /p' \
+        "$kroot/share/addscope-bootstrap.stamp"
+    fi
+  } >"$to/info.txt"
+  [[ -f "$toolkit" ]] || return 1
+  echo "$(sed -n 's/^root=//p' "$toolkit")/lib64" >"$to/libpath"
+  echo "cuda: $(sed -n 's/^version=//p' "$toolkit"), its runtime and CUPTI from $(cat "$to/libpath") on the GPU machine" \
+    >>"$to/info.txt"
+}
 waits_programs="tests/tools/addscope-test-slow-read tests/tools/addscope-test-overlap
   tests/tools/addscope-test-two-instances tests/tools/addscope-test-stream-fenced
   tests/tools/addscope-test-region-wait tests/tools/addscope-test-two-threads
@@ -38,22 +68,35 @@ done
 if [[ -d "$B/external/bin" ]]; then
   for p in "$B"/external/bin/*; do [[ -x "$p" ]] && cp "$p" "$D/bin/"; done
 fi
-# A second flavour of the waits test programs (e.g. built against Kokkos 4.x):
-# ADDSCOPE_BUNDLE_FLAVOUR=DIR:NAME bundles DIR's unit tests and tool programs
-# into $D/NAME/bin, with its demo (the tool itself is Kokkos-free: one
-# serves all).
-if [[ -n "${ADDSCOPE_BUNDLE_FLAVOUR:-}" ]]; then
-  fb="${ADDSCOPE_BUNDLE_FLAVOUR%%:*}" fname="${ADDSCOPE_BUNDLE_FLAVOUR##*:}"
+# More flavours of the programs (e.g. built against Kokkos 4.x, or with CUDA
+# 13): ADDSCOPE_BUNDLE_FLAVOUR="DIR:NAME [DIR2:NAME2]..." bundles each DIR's
+# unit tests, demo, bench and waits test programs into $D/NAME/bin (the tool
+# itself is Kokkos-free: the one in $D/lib serves all). A DIR built against
+# a prefix of the bootstrap's CUDA 12/13 (share/addscope-cuda-toolkit) ships
+# no CUDA runtime of its own: $D/NAME/libpath names the toolkit's lib64
+# (/usr/local/cuda/lib64 for ADDSCOPE_CUDA_ROOT=/usr/local/cuda), where the
+# GPU machine's CUDA runtime and CUPTI of that major are (the H200 image:
+# CUDA 13 in /usr/local/cuda); run.sh and waits_h200.sh put it first on the
+# library path for that flavour. $D/NAME/info.txt says what was built.
+for spec in ${ADDSCOPE_BUNDLE_FLAVOUR:-}; do
+  fb="${spec%:*}" fname="${spec##*:}"
+  [[ "$spec" == *:* && -n "$fname" && "$fname" != */* ]] || {
+    echo "cuda-bundle: ADDSCOPE_BUNDLE_FLAVOUR entry '$spec' is invalid; allowed: DIR:NAME" \
+      "(NAME without '/')" >&2; exit 2; }
+  [[ -x "$fb/tests/addscope-unit-tests" || -x "$fb/apps/demo/addscope-demo" ]] || {
+    echo "cuda-bundle: ADDSCOPE_BUNDLE_FLAVOUR entry '$spec': no programs in '$fb'" >&2; exit 2; }
   mkdir -p "$D/$fname/bin"
   echo "$fname" >"$D/$fname/flavour"
-  for p in tests/addscope-unit-tests apps/demo/addscope-demo $waits_programs; do
+  for p in tests/addscope-unit-tests apps/demo/addscope-demo apps/bench/addscope-bench \
+           $waits_programs; do
     [[ -x "$fb/$p" ]] && cp "$fb/$p" "$D/$fname/bin/"
   done
   if [[ -d "$fb/external/bin" ]]; then
     for p in "$fb"/external/bin/*; do [[ -x "$p" ]] && cp "$p" "$D/$fname/bin/"; done
   fi
   strip "$D/$fname"/bin/* 2>/dev/null || true
-fi
+  describe_build "$fb" "$D/$fname" || true
+done
 cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/lib/"
 [[ -f "$B/tests/tools/libaddscope_count_tool.so" ]] && cp "$B/tests/tools/libaddscope_count_tool.so" "$D/lib/"
 if [[ -n "${KT_LIB:-}" ]]; then
@@ -73,7 +116,16 @@ if [[ -f "$B/src/libaddscope_waits_mpi.so" ]]; then
   cp "$ROOT/apps/bench/check_bench_mpi.cmake" "$D/checks/bench/"
   cp "$ROOT/tests/mpi/check_waits_mpi.cmake" "$D/checks/mpi/"
 fi
-for l in libcudart.so.11.0 libcupti.so.11.8 libfmt.so.9 libgomp.so.1; do
+# Debian's CUDA 11.8 runtime and CUPTI go along for a build with it; a build
+# against CUDA 12/13 uses the GPU machine's (its libpath).
+libs="libfmt.so.9 libgomp.so.1"
+if describe_build "$B" "$D"; then
+  # its name in waits_h200.sh's and the soak's reports (else: kokkos-3.4)
+  echo "cuda$(sed -n 's/^cuda: \([0-9.]*\),.*/\1/p' "$D/info.txt")" >"$D/flavour"
+else
+  libs+=" libcudart.so.11.0 libcupti.so.11.8"
+fi
+for l in $libs; do
   cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
 done
 [[ -x "$D/bin/addscope-unit-tests" || -x "$D/bin/addscope-waits-check" ]] ||

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the bundled CUDA programs (see cuda-bundle.sh) on a GPU machine;
 # logs go to $OUT (default ./logs). Steps: unit waits (alias tool) shapes cost
-# demo probe readprobe bench bench-full bench-host sanitize mpi soak injection.
+# demo probe readprobe bench bench-full bench-host sanitize mpi soak injection
+# flavour:NAME.
 # Exits non-zero if any step failed.
 # cost: the waits tool's cost benchmark (waits_cost.sh: no tool / empty tool /
 # waits tool / the kernel timer when bundled, ROUNDS=5 interleaved rounds,
@@ -19,6 +20,20 @@
 # the Python programs (else libcupti.so.<their CUDA major> is searched: the
 # CUDA toolkits, the Python packages, ldconfig); INJECTION_MIN_WAIT /
 # INJECTION_MAX_WAIT (0.4 / 1.2 s) bound the read's wait.
+# flavour:NAME (a flavour bundled with ADDSCOPE_BUNDLE_FLAVOUR=DIR:NAME, e.g.
+# the CUDA 13 build as cuda13): everything of that build, into $OUT/NAME/ —
+# the layout of a results folder (results/<date>-h200-NAME/):
+#   gpu.txt  info.txt (what was built)  unit.log (every unit test)
+#   waits/   (tests/tools/waits_h200.sh on that flavour: every waits case
+#            of tests/tools with device timestamps, two also without CUPTI,
+#            the front-door unit tests, the tool's cost; waits_summary.txt,
+#            waits_NAME.log, waits_checks.tgz)
+#   demo.txt demo.json  (float, then double and int32 x 5)
+#   bench_quick.txt/.json (--quick)  bench_2p28.txt/.json (float at 2^28:
+#            the default range against the native CUDA references)
+#   summary.txt (one line per part, rc of each)
+# A flavour with a libpath file (a CUDA 12/13 build) runs with that folder
+# (the machine's CUDA runtime and CUPTI) first on the library path.
 # mpi (a bundle of an MPI build; 2 GPUs, e.g. nvidia-h200-x2): under
 # `mpirun --allow-run-as-root -np 2` (one GPU per node-local rank, chosen by
 # addscope::mpi): the demo's seed across ranks and its check, the waits tool
@@ -30,19 +45,38 @@ set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 OUT="${OUT:-$PWD/logs}"; mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$HERE/lib:${LD_LIBRARY_PATH:-}"
+# A bundle of a CUDA 12/13 build: that CUDA's runtime and CUPTI are the machine's.
+[[ -f "$HERE/libpath" ]] && LD_LIBRARY_PATH="$HERE/lib:$(cat "$HERE/libpath"):${LD_LIBRARY_PATH#"$HERE/lib:"}"
 export OMP_PROC_BIND=false OMP_NUM_THREADS="${OMP_NUM_THREADS:-8}"
 B="$HERE/bin"
 [[ $# -gt 0 ]] || set -- unit tool demo
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1 | tee "$OUT/gpu.txt"
 status=0
+# The steps that a flavour runs too: BIN (programs) and TO (logs) given.
+unit_in() {  # unit_in BIN TO
+  "$1/addscope-unit-tests" --gtest_brief=1 >"$2/unit.log" 2>&1; local rc=$?
+  tail -3 "$2/unit.log"
+  grep -E "^\[  (PASSED|FAILED) |tests? from .* ran|FAILED|Failure" "$2/unit.log" | head -40
+  echo "unit rc=$rc"; return $rc
+}
+demo_in() {  # demo_in BIN TO
+  local rc=0 ty
+  "$1/addscope-demo" --json "$2/demo.json" >"$2/demo.txt" 2>&1 || rc=1
+  for ty in double int32; do
+    "$1/addscope-demo" --type $ty --repeat 5 >>"$2/demo.txt" 2>&1 || rc=1
+  done
+  cat "$2/demo.txt"; echo "demo rc=$rc"; return $rc
+}
+bench_quick_in() {  # bench_quick_in BIN TO
+  [[ -x "$1/addscope-bench" ]] || { echo "no bench"; return 1; }
+  "$1/addscope-bench" --quick --json "$2/bench_quick.json" >"$2/bench_quick.txt" 2>&1; local rc=$?
+  echo "bench rc=$rc"; tail -40 "$2/bench_quick.txt"; return $rc
+}
 for step in "$@"; do
   echo "=== $step"
   case "$step" in
     unit)
-      "$B/addscope-unit-tests" --gtest_brief=1 >"$OUT/unit.log" 2>&1; rc=$?
-      tail -3 "$OUT/unit.log"
-      grep -E "^\[  (PASSED|FAILED) |tests? from .* ran|FAILED|Failure" "$OUT/unit.log" | head -40
-      echo "unit rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
+      unit_in "$B" "$OUT" || status=1 ;;
     shapes)
       # the waits tool's checks alone (every case, launch shapes included),
       # no overhead runs: tests/tools/waits_h200.sh with WAITS_OVERHEAD=0
@@ -74,11 +108,7 @@ for step in "$@"; do
       [[ ${#dirs[@]} -gt 0 ]] && tar -C "$OUT" -czf "$OUT/cost.tgz" "${dirs[@]}" && rm -rf "${dirs[@]/#/$OUT/}"
       echo "cost rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     demo)
-      "$B/addscope-demo" --json "$OUT/demo.json" >"$OUT/demo.txt" 2>&1; rc=$?
-      for ty in double int32; do
-        "$B/addscope-demo" --type $ty --repeat 5 >>"$OUT/demo.txt" 2>&1 || rc=1
-      done
-      cat "$OUT/demo.txt"; echo "demo rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
+      demo_in "$B" "$OUT" || status=1 ;;
     probe)
       "$B/addscope-range-probe" 0 24 28 >"$OUT/range_probe.txt" 2>&1; rc=$?
       cat "$OUT/range_probe.txt"; echo "probe rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
@@ -98,9 +128,37 @@ for step in "$@"; do
       done
       cat "$OUT/read_demo.txt" ;;
     bench)
-      [[ -x "$B/addscope-bench" ]] || { echo "no bench"; status=1; continue; }
-      "$B/addscope-bench" --quick --json "$OUT/bench_quick.json" >"$OUT/bench_quick.txt" 2>&1; rc=$?
-      echo "bench rc=$rc"; tail -40 "$OUT/bench_quick.txt"; [[ $rc -eq 0 ]] || status=1 ;;
+      bench_quick_in "$B" "$OUT" || status=1 ;;
+    flavour:*)
+      # Everything of one bundled flavour, into $OUT/NAME (see the top).
+      name="${step#flavour:}" F="$HERE/${step#flavour:}"
+      if [[ -z "$name" || "$name" == */* || ! -f "$F/flavour" ]]; then
+        have="$(for f in "$HERE"/*/flavour; do [[ -f "$f" ]] && basename "$(dirname "$f")"; done | tr '\n' ' ' | sed 's/ $//')"
+        echo "no flavour '$name' in this bundle (have: ${have:-none}; ADDSCOPE_BUNDLE_FLAVOUR=DIR:NAME in cuda-bundle.sh)"
+        echo "$step rc=2"; status=1; continue
+      fi
+      FO="$OUT/$name"; mkdir -p "$FO"
+      cp "$OUT/gpu.txt" "$FO/" 2>/dev/null; cp "$F/info.txt" "$FO/" 2>/dev/null; cat "$F/info.txt" 2>/dev/null
+      (
+        lp="$F/lib:"; [[ -f "$F/libpath" ]] && lp+="$(cat "$F/libpath"):"
+        export LD_LIBRARY_PATH="$lp$LD_LIBRARY_PATH"
+        frc=0 parts=()
+        part() { local what="$1" rc; shift; "$@"; rc=$?; parts+=("$name $what rc=$rc"); [[ $rc -eq 0 ]] || frc=1; }
+        echo "--- $name: unit"; part unit unit_in "$F/bin" "$FO"
+        echo "--- $name: waits"; part waits env OUT="$FO/waits" bash "$HERE/waits_h200.sh" "$HERE" "$F"
+        echo "--- $name: demo"; part demo demo_in "$F/bin" "$FO"
+        echo "--- $name: bench"; part bench-quick bench_quick_in "$F/bin" "$FO"
+        bench_2p28() {
+          [[ -x "$F/bin/addscope-bench" ]] || { echo "no bench"; return 1; }
+          "$F/bin/addscope-bench" --types float --sizes 2^28 ${FLAVOUR_BENCH_ARGS:-} --json "$FO/bench_2p28.json" \
+            >"$FO/bench_2p28.txt" 2>&1; local rc=$?
+          echo "bench 2^28 rc=$rc"; grep -A200 "== advice" "$FO/bench_2p28.txt" | head -40; return $rc
+        }
+        part bench-2^28 bench_2p28
+        printf '%s\n' "${parts[@]}" | tee "$FO/summary.txt"
+        exit $frc
+      ); rc=$?
+      echo "$step rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     bench-full)
       [[ -x "$B/addscope-bench" ]] || { echo "no bench"; continue; }
       # GPU machines may lack gnuplot: let the bench write the plot data and

@@ -9,7 +9,7 @@
 #   cmake/dev.sh sanitize             ASan+UBSan build (OpenMP), run all tests
 #
 # Environment:
-#   ADDSCOPE_BACKEND   openmp (default) | cuda
+#   ADDSCOPE_BACKEND   openmp (default) | cuda | hip (hip: build only, no AMD GPU here)
 #   ADDSCOPE_BUILD_DIR build folder (default build-<backend>[-sanitize], or
 #                      build-<backend>-<prefix name>[-c++NN] for any Kokkos
 #                      other than the bootstrap's 3.4)
@@ -17,16 +17,21 @@
 #                      compiled with
 #   Kokkos_ROOT / KokkosKernels_ROOT   use your own Kokkos; skip the bootstrap
 #                      (a prefix made by cmake/bootstrap.sh for cuda brings
-#                      its compiler wrapper, bin/nvcc_wrapper_sm90)
+#                      its compiler wrapper, bin/nvcc_wrapper_sm90, and, for
+#                      a CUDA 12/13 one, share/addscope-cuda-toolkit naming
+#                      its toolkit; a hip prefix: the hipcc it was built with)
 #   ADDSCOPE_KOKKOS_SOURCE / ADDSCOPE_KOKKOS_KERNELS_SOURCE   build that
 #                      Kokkos source tree with the bootstrap and use it
+#   ADDSCOPE_CUDA_ROOT  with the cuda backend: the bootstrap builds those
+#                      sources with that CUDA 12/13 toolkit (e.g.
+#                      /usr/local/cuda) instead of Debian's 11.8
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
 cmd="${1:-}"; shift || true
 backend="${ADDSCOPE_BACKEND:-openmp}"
-case "$backend" in openmp|cuda) ;; *)
-  echo "ADDSCOPE_BACKEND='$backend' is invalid; allowed: openmp, cuda" >&2; exit 2 ;;
+case "$backend" in openmp|cuda|hip) ;; *)
+  echo "ADDSCOPE_BACKEND='$backend' is invalid; allowed: openmp, cuda, hip" >&2; exit 2 ;;
 esac
 case "$cmd" in demo|test|bench|build|sanitize) ;; *)
   echo "usage: cmake/dev.sh {demo|test|bench|build|sanitize} [args...] (got '${cmd}')" >&2
@@ -51,6 +56,7 @@ if [[ -n "${Kokkos_ROOT:-}" ]]; then
   kk="${KokkosKernels_ROOT:-$Kokkos_ROOT}"
   tag="-$(basename "$prefix")"
   bash "$HERE/bootstrap.sh" packages
+  [[ "$backend" == hip ]] && bash "$HERE/bootstrap.sh" hip-toolkit
 else
   prefix="$(bash "$HERE/bootstrap.sh" "$backend" | sed -n 's/^prefix: //p' | tail -n 1)"
   kk="$prefix"
@@ -61,12 +67,36 @@ fi
 [[ "$std" == 17 ]] || { tag+="-c++$std"; extra+=(-DCMAKE_CXX_STANDARD="$std" -DCMAKE_CXX_EXTENSIONS=OFF); }
 
 build="${ADDSCOPE_BUILD_DIR:-$ROOT/build-$backend$tag$suffix}"
-# A cuda prefix made by the bootstrap compiles through its wrapper (CUDA 11.8
-# + g++-11 pinned; for Kokkos 3.x also sm_80 -> sm_90).
+# A cuda prefix made by the bootstrap compiles through its wrapper (its
+# toolkit and host compiler pinned; for Kokkos 3.x also sm_80 -> sm_90), with
+# that toolkit first on PATH for CMake's FindCUDAToolkit: the one named in
+# share/addscope-cuda-toolkit (CUDA 12/13), else Debian's CUDA 11.8.
 if [[ "$backend" == cuda && -x "$prefix/bin/nvcc_wrapper_sm90" ]]; then
   extra+=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper_sm90")
-  export PATH="/usr/lib/nvidia-cuda-toolkit/bin:/usr/bin:$PATH"
-  unset CUDA_HOME
+  toolkit="$prefix/share/addscope-cuda-toolkit"
+  if [[ -f "$toolkit" ]]; then
+    cuda_root="$(sed -n 's/^root=//p' "$toolkit")"
+    [[ -x "$cuda_root/bin/nvcc" ]] || {
+      echo "dev.sh: $prefix was built with the CUDA toolkit in '$cuda_root' ($toolkit)," \
+        "which has no bin/nvcc here; rebuild the prefix or give its toolkit back" >&2; exit 1; }
+    export PATH="$cuda_root/bin:/usr/bin:$PATH" CUDA_HOME="$cuda_root"
+    extra+=(-DCUDAToolkit_ROOT="$cuda_root")
+  else
+    export PATH="/usr/lib/nvidia-cuda-toolkit/bin:/usr/bin:$PATH"
+    unset CUDA_HOME
+  fi
+fi
+# A hip prefix: the compiler Kokkos was built with (hipcc).
+if [[ "$backend" == hip ]]; then
+  hipcxx="$(sed -n 's/^ *SET(Kokkos_CXX_COMPILER "\(.*\)")$/\1/Ip' \
+    "$prefix"/lib*/cmake/Kokkos/KokkosConfigCommon.cmake 2>/dev/null | head -n 1)"
+  extra+=(-DCMAKE_CXX_COMPILER="${hipcxx:-hipcc}")
+  # hipcc without --offload-arch (CMake's checks, the Kokkos-free targets,
+  # links) asks rocm_agent_enumerator, which fails without an AMD GPU: name
+  # the prefix's architecture instead.
+  gfx="$(sed -n 's/^#define KOKKOS_ARCH_AMD_GPU "\(.*\)"$/\1/p' \
+    "$prefix/include/KokkosCore_config.h" 2>/dev/null | head -n 1)"
+  [[ -n "$gfx" ]] && export HCC_AMDGPU_TARGET="${HCC_AMDGPU_TARGET:-$gfx}"
 fi
 if [[ -f "$build/CMakeCache.txt" ]]; then
   was="$(sed -n 's/^Kokkos_ROOT:[A-Z]*=//p' "$build/CMakeCache.txt")"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The waits tool on a GPU, every case and every overhead figure in one go,
 # for each Kokkos flavour bundled (cmake/cuda-bundle.sh): the checks of
-# tests/tools (device timestamps and, for two cases, without CUPTI), the
+# tests/tools (device timestamps and, for two cases, without CUPTI; the
+# faults, exits and soak cases too when addscope-test-faults is bundled), the
 # library's in-process front door (unit tests), programs nobody here wrote
 # when bundled (bin/babelstream-kokkos, bin/kokkos-stream,
 # bin/kokkos-thread-teams-lambda: cmake/external-programs.sh), and the
@@ -13,10 +14,12 @@
 #   OUT=logs bash waits_h200.sh BUNDLE_DIR [FLAVOUR_DIR...]
 # WAITS_OVERHEAD=0 skips the cost runs (the checks alone: ~30 s per
 # flavour).
-# A flavour dir holds bin/ (the programs) and optionally lib/; BUNDLE_DIR's
-# lib/ holds libaddscope_waits.so, libaddscope_null_tool.so and the CUDA
-# 11.8 runtime + CUPTI (carried: the tool is Kokkos-free, one build serves
-# all flavours).
+# A flavour dir holds bin/ (the programs) and optionally lib/, and libpath
+# (a CUDA 12/13 build: the folder of the machine's CUDA runtime and CUPTI,
+# e.g. /usr/local/cuda/lib64, put first for that flavour); BUNDLE_DIR's lib/
+# holds libaddscope_waits.so, libaddscope_null_tool.so and the CUDA 11.8
+# runtime + CUPTI (carried: the tool is Kokkos-free, one build serves all
+# flavours).
 set -uo pipefail
 B="$(cd "${1:?usage: waits_h200.sh BUNDLE_DIR [FLAVOUR_DIR...]}" && pwd)"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -31,12 +34,14 @@ summary="$OUT/waits_summary.txt"
 : >"$summary"
 status=0
 
+base_ld_path="$LD_LIBRARY_PATH"
 for F in "$@"; do
   F="$(cd "$F" && pwd)"
   name="$(basename "$F")"
   [[ "$F" == "$B" ]] && name="kokkos-3.4"
   [[ -f "$F/flavour" ]] && name="$(cat "$F/flavour")"
-  export LD_LIBRARY_PATH="$F/lib:$B/lib:${LD_LIBRARY_PATH:-}"
+  lp="$F/lib:"; [[ -f "$F/libpath" ]] && lp+="$(cat "$F/libpath"):"
+  export LD_LIBRARY_PATH="$lp$B/lib:$base_ld_path"
   bin="$F/bin"
   log="$OUT/waits_${name}.log"
   : >"$log"
@@ -67,6 +72,25 @@ for F in "$@"; do
   run_case idle_streaming device addscope-test-idle-patterns streaming
   run_case seed kokkos-only addscope-test-slow-read
   run_case overlap kokkos-only addscope-test-overlap 10000000 1000
+  # The other cases of tests/tools/CMakeLists.txt, with ctest's arguments,
+  # when bundled: what real programs do to a tool (tests/tools/faults.cpp),
+  # the exits, unwritable outputs, and the 10^6-kernel soak (one thread).
+  if [[ -x "$bin/addscope-test-faults" ]]; then
+    run_case faults_regions device addscope-test-faults regions 10000
+    run_case faults_throw device addscope-test-faults throw
+    run_case faults_names device addscope-test-faults names 100000
+    run_case faults_threads device addscope-test-faults threads 16
+    run_case faults_unfenced device addscope-test-faults unfenced 1000
+    run_case host_only host addscope-test-faults host_only
+    run_case exit_return device addscope-test-faults exit_return
+    run_case exit_exit device addscope-test-faults exit_exit
+    run_case exit_quick device addscope-test-faults exit_quick
+    run_case exit_abort device addscope-test-faults exit_abort
+    run_case bad_paths device addscope-test-faults plain
+  fi
+  if [[ -x "$bin/addscope-test-soak" ]]; then
+    OMP_NUM_THREADS=1 run_case soak device addscope-test-soak 1000000 10 1000
+  fi
   if [[ -x "$bin/babelstream-kokkos" ]]; then
     run_case external device babelstream-kokkos --arraysize 10000000 --numtimes 100
   fi
