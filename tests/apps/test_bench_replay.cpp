@@ -1,0 +1,108 @@
+// addscope-bench's report on recorded runs: each recorded --json document
+// (an H200's CUDA and host sweeps, trimmed to a few sizes, and a 2-core
+// OpenMP --quick run) is read back into the bench's Report, the advice is
+// recomputed, and the text report must be the recorded expectation
+// (tests/apps/data/*.expected.txt) line for line.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "bench_report.hpp"
+#include "bench_types.hpp"
+#include "replay_json.hpp"
+
+namespace {
+
+using namespace addscope;
+using replay::json;
+
+const std::string kData = ADDSCOPE_REPLAY_DATA;
+
+apps::ValueType value_type(const std::string& s) {
+  return apps::parse_value_type("type", s);
+}
+
+/// What compute_advice adds to the notes and warnings: stripped, so that
+/// the replay recomputes them.
+bool from_advice(const std::string& s) {
+  return s.find("slow point(s) would have taken") != std::string::npos ||
+         s.find("point(s) could not run") != std::string::npos ||
+         s.find("timed points varied more than 2x") != std::string::npos;
+}
+
+bench::Report report_from(const json& d) {
+  bench::Report r;
+  r.device = replay::device(d.at("device"));
+  const json& o = d.at("options");
+  r.plan.sizes = o.at("sizes").get<std::vector<std::int64_t>>();
+  for (const auto& t : o.at("types")) r.plan.types.push_back(value_type(t));
+  for (const auto& c : o.at("configs"))
+    r.plan.candidates.push_back(parse_launch_config(c.get<std::string>()));
+  r.plan.advisor.measure.repeat = o.at("repeat");
+  r.plan.advisor.measure.warmup = o.at("warmup");
+  r.plan.quick = o.at("quick");
+  r.plan.seed = o.at("seed");
+  for (const auto& n : d.at("notes"))
+    if (!from_advice(n)) r.notes.push_back(n);
+  for (const auto& w : d.at("warnings"))
+    if (!from_advice(w)) r.warnings.push_back(w);
+  for (const auto& j : d.at("rows")) {
+    bench::AddRow row;
+    row.type = value_type(j.at("type"));
+    row.n = j.at("n");
+    auto& c = row.result;
+    c.candidate = parse_launch_config(j.at("config").get<std::string>());
+    c.measured = j.at("measured");
+    c.skipped = replay::str(j.at("skipped"));
+    if (c.measured) {
+      c.resolved = parse_launch_config(j.at("ran_as").get<std::string>());
+      c.label = j.at("label");
+      c.phases = replay::phases(j.at("phases"));
+      c.reduced_repeat = j.at("repeat_reduced");
+      c.check = replay::check(j.at("check"));
+      row.ref_gbps = j.at("reference_gbps");
+      row.pct_of_ref = j.at("pct_of_reference");
+      row.pct_of_peak = j.at("pct_of_dram_peak").is_null()
+                            ? 0
+                            : j.at("pct_of_dram_peak").get<double>();
+      row.fits_cache = j.at("fits_cache");
+    }
+    r.rows.push_back(row);
+  }
+  for (const auto& g : d.at("references")) {
+    bench::RefGroup rg;
+    rg.type = value_type(g.at("type"));
+    rg.n = g.at("n");
+    for (const auto& x : g.at("references"))
+      rg.refs.push_back(replay::reference(x));
+    rg.best_gbps = g.at("fastest_gbps");
+    rg.best_name = g.at("fastest");
+    r.refs.push_back(rg);
+  }
+  for (const auto& t : d.at("transfers").at("rows"))
+    r.transfers.push_back({t.at("api"), replay::transfer(t)});
+  for (const auto& t : d.at("element_reads"))
+    r.element_reads.push_back({t.at("api"), replay::transfer(t)});
+  for (const auto& l : d.at("launch_latency"))
+    r.latency.push_back(replay::latency(l));
+  r.verify_failures = d.at("verification").at("failures");
+  r.elapsed_s = d.at("elapsed_s");
+  return r;
+}
+
+void replay_one(const std::string& name) {
+  SCOPED_TRACE(name);
+  bench::Report r = report_from(replay::read_json(kData + "/" + name + ".json"));
+  bench::compute_advice(r);
+  const std::string got = bench::render_text(r);
+  const std::string path = kData + "/" + name + ".expected.txt";
+  replay::maybe_write(path, got);
+  const std::string want = replay::read_text(path);
+  EXPECT_EQ(replay::first_difference(got, want), "");
+}
+
+TEST(BenchReplay, H200Cuda) { replay_one("bench_h200_cuda"); }
+TEST(BenchReplay, H200Host) { replay_one("bench_h200_host"); }
+TEST(BenchReplay, OpenMP2Core) { replay_one("bench_openmp_2core"); }
+
+}  // namespace
