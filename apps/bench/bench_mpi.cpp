@@ -21,7 +21,7 @@
 
 #include "bench_plan.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "common/addscope_apps_Inputs.hpp"
 #include "common/addscope_apps_Json.hpp"
 #include "common/addscope_apps_Mpi.hpp"
@@ -96,7 +96,7 @@ void measure_type(const apps::MpiRun& run, const Plan& plan,
         ++failures;
         if (run.root())
           std::cerr << kProgram << ": WRONG RESULT for " << label
-                    << " at N = " << apps::size_name(n)
+                    << " at N = " << addscope::size_name(n)
                     << " per rank: " << row.check.detail << "\n";
       }
       rows.push_back(row);
@@ -116,7 +116,7 @@ void measure_type(const apps::MpiRun& run, const Plan& plan,
     }
     if (run.root())
       std::cerr << kProgram << ": " << apps::to_string(type)
-                << " N = " << apps::size_name(n) << " per rank done\n";
+                << " N = " << addscope::size_name(n) << " per rank done\n";
   }
 }
 
@@ -125,7 +125,7 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
   std::string s = fmt::format(
       "addscope-bench across {} MPI ranks: weak scaling, N elements per "
       "rank; Kokkos {}, execution space {} on {}\n\n",
-      run.ranks(), apps::version_text(KOKKOS_VERSION), dev.exec_space,
+      run.ranks(), addscope::version_text(KOKKOS_VERSION), dev.exec_space,
       dev.name);
   s += run.placement_table() + "\n";
   for (const auto& note : plan.notes) s += "note: " + note + "\n";
@@ -139,15 +139,15 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
   apps::Table t(head);
   for (const auto& r : rows) {
     std::vector<std::string> cells = {
-        apps::to_string(r.type), apps::size_name(r.n), r.what + " " + r.label};
-    for (double g : r.w.alone.gbps) cells.push_back(apps::format_gbps(g));
+        apps::to_string(r.type), addscope::size_name(r.n), r.what + " " + r.label};
+    for (double g : r.w.alone.gbps) cells.push_back(addscope::format_gbps(g));
     const auto& tg = r.w.together;
-    cells.push_back(apps::format_gbps(r.w.single_rank_gbps));
+    cells.push_back(addscope::format_gbps(r.w.single_rank_gbps));
     cells.push_back(format_seconds(tg.min_rank_median_s()) + " .. " +
                     format_seconds(tg.max_rank_median_s()));
     cells.push_back("rank " + std::to_string(tg.slowest_rank));
     cells.push_back(format_seconds(tg.job.median_s));
-    cells.push_back(apps::format_gbps(r.w.aggregate_gbps));
+    cells.push_back(addscope::format_gbps(r.w.aggregate_gbps));
     cells.push_back(pct(r.w.efficiency));
     cells.push_back(!r.checked ? "-" : r.check.ok() ? "ok" : "WRONG");
     t.add(cells);
@@ -160,12 +160,12 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
       s += fmt::format(
           "float at 2^28 per rank, {}: aggregate {} GB/s over {} ranks = "
           "{} of {} x the single-rank rate ({} GB/s; each rank alone: {})\n",
-          r.label, apps::format_gbps(r.w.aggregate_gbps), r.w.ranks,
+          r.label, addscope::format_gbps(r.w.aggregate_gbps), r.w.ranks,
           pct(r.w.efficiency), r.w.ranks,
-          apps::format_gbps(r.w.single_rank_gbps), [&] {
+          addscope::format_gbps(r.w.single_rank_gbps), [&] {
             std::string a;
             for (std::size_t q = 0; q < r.w.alone.gbps.size(); ++q)
-              a += (q ? ", " : "") + apps::format_gbps(r.w.alone.gbps[q]);
+              a += (q ? ", " : "") + addscope::format_gbps(r.w.alone.gbps[q]);
             return a;
           }());
   return s;
@@ -270,7 +270,7 @@ int run_mpi(apps::CommandLine& cl, const Options& o) {
     // (docs/json.md).
     doc["schema"] = "addscope-bench-mpi/1";
     doc["version"] = ADDSCOPE_VERSION_STRING;
-    doc["kokkos_version"] = apps::version_text(KOKKOS_VERSION);
+    doc["kokkos_version"] = addscope::version_text(KOKKOS_VERSION);
     doc["device"] = apps::to_json(dev);
     doc["mpi"] = {{"ranks", run.ranks()}, {"placement", run.placements_json()}};
     doc["definition"] = kDefinition;

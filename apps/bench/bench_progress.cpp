@@ -7,12 +7,11 @@
 #include <cstdio>
 
 #include "addscope/timing/addscope_Timer.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 
 namespace addscope {
 namespace bench {
 
-using apps::format_seconds;
 
 Progress::Progress(double total_weight, std::size_t total_steps)
     : total_(std::max(total_weight, 1e-30)),

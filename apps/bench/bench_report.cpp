@@ -12,7 +12,7 @@
 #include "addscope/addscope_Version.hpp"
 #include "addscope/core/addscope_Error.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "common/addscope_apps_Json.hpp"
 #include "common/addscope_apps_Plot.hpp"
 #include "common/addscope_apps_Table.hpp"
@@ -20,10 +20,6 @@
 namespace addscope {
 namespace bench {
 
-using apps::format_bytes;
-using apps::format_gbps;
-using apps::format_seconds;
-using apps::size_name;
 using apps::Table;
 
 namespace {
@@ -199,7 +195,7 @@ std::string render_text(const Report& r) {
   out += fmt::format(
       "addscope-bench {}: out = x + y; Kokkos {}, execution space {}, on {} "
       "({} {}); L2 {}, last-level cache {}; memory {} ({} available){}\n",
-      ADDSCOPE_VERSION_STRING, apps::version_text(KOKKOS_VERSION), d.exec_space,
+      ADDSCOPE_VERSION_STRING, addscope::version_text(KOKKOS_VERSION), d.exec_space,
       d.name, d.units, d.units_name,
       d.l2_bytes ? format_bytes(d.l2_bytes) : "unknown",
       d.llc_bytes ? format_bytes(d.llc_bytes) : "unknown",
@@ -246,8 +242,8 @@ std::string render_text(const Report& r) {
              format_seconds(p.completion.median_s),
              format_seconds(p.completion.min_s),
              format_seconds(p.completion.max_s), format_gbps(p.gbps_median),
-             apps::format_pct(row.pct_of_peak, peak),
-             apps::format_pct(row.pct_of_ref, row.ref_gbps > 0),
+             addscope::format_pct(row.pct_of_peak, peak),
+             addscope::format_pct(row.pct_of_ref, row.ref_gbps > 0),
              format_seconds(p.launch.median_s),
              p.device.count ? format_seconds(p.device.median_s) : "n/a",
              c.check.checked == 0 ? "not checked"
@@ -270,7 +266,7 @@ std::string render_text(const Report& r) {
                format_seconds(ref.result.time.min_s),
                format_seconds(ref.result.time.max_s),
                format_gbps(ref.result.gbps_median),
-               apps::format_pct(100 * ref.result.gbps_median /
+               addscope::format_pct(100 * ref.result.gbps_median /
                                     std::max(d.dram_peak_gbps, 1e-30),
                                 peak)});
     out += t.text();
@@ -361,7 +357,7 @@ nlohmann::json report_json(const Report& r) {
   doc["tool"] = "addscope-bench";
   doc["schema"] = "addscope-bench/3";
   doc["version"] = ADDSCOPE_VERSION_STRING;
-  doc["kokkos_version"] = apps::version_text(KOKKOS_VERSION);
+  doc["kokkos_version"] = addscope::version_text(KOKKOS_VERSION);
   doc["kokkos_version_number"] = KOKKOS_VERSION;
   doc["device"] = apps::to_json(d);
   json types = json::array(), configs = json::array();
@@ -379,7 +375,7 @@ nlohmann::json report_json(const Report& r) {
   json rows = json::array();
   for (const auto& row : r.rows) {
     const auto& c = row.result;
-    const int k = apps::exact_log2(row.n);
+    const int k = addscope::exact_log2(row.n);
     json j = {{"type", apps::to_string(row.type)},
               {"n", row.n},
               {"log2_n", k >= 0 ? json(k) : json(nullptr)},
@@ -498,7 +494,7 @@ std::string add_rows_csv(const Report& r) {
     const auto& c = row.result;
     if (!c.measured) continue;
     const auto& p = c.phases;
-    const int k = apps::exact_log2(row.n);
+    const int k = addscope::exact_log2(row.n);
     auto g = [](double v) { return fmt::format("{:.9g}", v); };
     t.add({apps::to_string(row.type),
            std::to_string(row.n),
@@ -532,7 +528,7 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
   using apps::Series;
   apps::PlotScript plots(dir, "addscope-bench");
   const std::string dev = r.device.exec_space + " (" + r.device.name +
-                          "), Kokkos " + apps::version_text(KOKKOS_VERSION);
+                          "), Kokkos " + addscope::version_text(KOKKOS_VERSION);
 
   for (const auto type : r.plan.types) {
     const std::string tname = apps::to_string(type);

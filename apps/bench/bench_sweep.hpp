@@ -15,7 +15,7 @@
 #include "addscope/addscope.hpp"
 #include "bench_progress.hpp"
 #include "bench_types.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "common/addscope_apps_Inputs.hpp"
 
 namespace addscope {
@@ -84,7 +84,7 @@ void sweep_add(const ExecSpace& exec, const Plan& plan, ValueType type,
     const auto xs = prefix(x, n);
     const auto ys = prefix(y, n);
     const auto os = prefix(out, n);
-    const std::string where = "n=" + apps::size_name(n) + " " + tname;
+    const std::string where = "n=" + addscope::size_name(n) + " " + tname;
 
     RefGroup g;
     g.type = type;
@@ -106,7 +106,7 @@ void sweep_add(const ExecSpace& exec, const Plan& plan, ValueType type,
       --left;
       std::string what = where + " " + r.candidate.to_string();
       if (r.measured) {
-        what += " " + apps::format_gbps(r.phases.gbps_median) + " GB/s";
+        what += " " + addscope::format_gbps(r.phases.gbps_median) + " GB/s";
         if (!r.check.ok()) {
           ++report.verify_failures;
           progress.message("addscope-bench: WRONG RESULT for " + what + ": " +
@@ -118,7 +118,7 @@ void sweep_add(const ExecSpace& exec, const Plan& plan, ValueType type,
       }
       if (left == 0 && best >= 0)
         what = where + " done: best " + best_cfg + " " +
-               apps::format_gbps(best) + " GB/s";
+               addscope::format_gbps(best) + " GB/s";
       progress.step(r.measured ? point_weight(plan, n, sizeof(T), false) : 0,
                     what, left == 0);
     };
@@ -204,7 +204,7 @@ void sweep_transfers(const ExecSpace& exec, const Plan& plan,
             Progress::weight(transfer_bytes(n, sizeof(float)),
                              (opt.warmup + opt.repeat) *
                                  (dev.has_pinned ? 4 : 2) * (raw ? 2 : 1)),
-        "transfers n=" + apps::size_name(n) + " float", true);
+        "transfers n=" + addscope::size_name(n) + " float", true);
   }
 
   const std::int64_t i = std::min<std::int64_t>(2, nmax - 1);

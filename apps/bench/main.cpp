@@ -25,7 +25,7 @@
 #include "bench_types.hpp"
 #include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #if defined(ADDSCOPE_BENCH_MPI)
 #include "addscope/mpi/addscope_RankPlacement.hpp"
 #include "bench_mpi.hpp"
@@ -124,7 +124,7 @@ int run(const Options& o) {
   progress.message(fmt::format(
       "{}: Kokkos {}, execution space {}, on {} ({} {}): {} sizes x {} "
       "configurations x {} type(s), repeat {}",
-      kProgram, apps::version_text(KOKKOS_VERSION), dev.exec_space, dev.name,
+      kProgram, addscope::version_text(KOKKOS_VERSION), dev.exec_space, dev.name,
       dev.units, dev.units_name, plan.sizes.size(), plan.candidates.size(),
       plan.types.size(), plan.advisor.measure.repeat));
   for (const auto t : plan.types)
@@ -164,7 +164,7 @@ int run(const Options& o) {
       wrote.push_back(p);
   for (const auto& w : wrote) std::cout << "wrote " << w << "\n";
   std::cout << fmt::format("measured in {} (elapsed_s in the JSON)\n",
-                           apps::format_seconds(report.elapsed_s));
+                           addscope::format_seconds(report.elapsed_s));
   std::cout.flush();
   if (report.verify_failures) {
     std::cerr << kProgram << ": " << report.verify_failures

@@ -10,7 +10,7 @@
 
 #include "addscope/addscope_Version.hpp"
 #include "addscope/core/addscope_Error.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 
 namespace addscope {
 namespace apps {

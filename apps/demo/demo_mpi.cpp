@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "common/addscope_apps_Inputs.hpp"
 #include "common/addscope_apps_Json.hpp"
 #include "common/addscope_apps_Mpi.hpp"
@@ -106,7 +106,7 @@ json run_type(apps::MpiRun& run, const DemoOptions& o, const char* type_name,
   std::cout << fmt::format(
       "addscope-demo across {} MPI ranks: N = {} {} in blocks of {}; Kokkos "
       "{}, execution space {} ({} launches) on {}\n\n",
-      ranks, o.n, type_name, counts, apps::version_text(KOKKOS_VERSION),
+      ranks, o.n, type_name, counts, addscope::version_text(KOKKOS_VERSION),
       r.exec_space, async ? "asynchronous" : "synchronous", dev.name);
   std::cout << run.placement_table() << "\n";
 
@@ -316,7 +316,7 @@ json run_type(apps::MpiRun& run, const DemoOptions& o, const char* type_name,
   for (int q = 0; q < ranks; ++q) j["counts"].push_back(dist.count(q));
   j["execution_space"] = r.exec_space;
   j["async_backend"] = async;
-  j["kokkos_version"] = apps::version_text(KOKKOS_VERSION);
+  j["kokkos_version"] = addscope::version_text(KOKKOS_VERSION);
   j["device"] = apps::to_json(dev);
   j["collective"] = r.collective;
   j["staging"] = r.staging;

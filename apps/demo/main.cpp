@@ -17,7 +17,7 @@
 
 #include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "common/addscope_apps_Inputs.hpp"
 #include "common/addscope_apps_Json.hpp"
 #include "common/addscope_apps_Table.hpp"
@@ -77,7 +77,7 @@ void check_configs(const DemoOptions& o) {
 
 // "% of the DRAM peak" cell, or "n/a" where the peak is unknown.
 std::string pct_peak(const addscope::DeviceInfo& dev, double gbps) {
-  return apps::format_pct(100 * gbps / std::max(dev.dram_peak_gbps, 1e-30),
+  return addscope::format_pct(100 * gbps / std::max(dev.dram_peak_gbps, 1e-30),
                           dev.dram_peak_gbps > 0);
 }
 
@@ -179,11 +179,11 @@ Outcome run(const DemoOptions& o, const char* type_name) {
   std::cout << fmt::format(
       "addscope-demo: N = {}, {}; Kokkos {}, execution space {} ({} "
       "launches) on {}\n",
-      n, type_name, apps::version_text(KOKKOS_VERSION), space,
+      n, type_name, addscope::version_text(KOKKOS_VERSION), space,
       async ? "asynchronous" : "synchronous", dev.name);
   if (dev.dram_peak_gbps > 0)
     std::cout << fmt::format("limit: DRAM peak {} GB/s ({})\n",
-                             apps::format_gbps(dev.dram_peak_gbps),
+                             addscope::format_gbps(dev.dram_peak_gbps),
                              dev.dram_peak_source);
   else
     std::cout << "limit: DRAM peak " << dev.dram_peak_source << "\n";
@@ -199,7 +199,7 @@ Outcome run(const DemoOptions& o, const char* type_name) {
       {"1 naive", "read " + elem + " (the two above)", t(seq.naive_read_s())});
   table.add({"2 fenced", "launch " + naive_label, t(seq.fenced_launch_s)});
   table.add({"2 fenced", "launch + fence (the kernel)", t(seq.completion_s),
-             apps::format_gbps(naive_gbps), pct_peak(dev, naive_gbps)});
+             addscope::format_gbps(naive_gbps), pct_peak(dev, naive_gbps)});
   table.add({"2 fenced", fmt::format("read {} (median of {})", elem, o.reads),
              t(seq.fenced_read_s()), "", "",
              fmt::format("min {} max {}", t(seq.fenced_read.min_s),
@@ -208,16 +208,16 @@ Outcome run(const DemoOptions& o, const char* type_name) {
     std::string note = "launch " + t(p.launch.median_s);
     if (p.device.count) note += ", device " + t(p.device.median_s);
     table.add({"3 fenced", p.label + " (median)", t(p.completion.median_s),
-               apps::format_gbps(p.gbps_median), pct_peak(dev, p.gbps_median),
+               addscope::format_gbps(p.gbps_median), pct_peak(dev, p.gbps_median),
                note});
   }
   for (const auto& tr : transfers)
     table.add({"4 transfer", tr.what + " " + to_string(tr.memory) + " (median)",
-               t(tr.time.median_s), apps::format_gbps(tr.gbps_median)});
+               t(tr.time.median_s), addscope::format_gbps(tr.gbps_median)});
   for (const auto& r : refs)
     table.add({"5 reference", r.result.what + " (median)",
                t(r.result.time.median_s),
-               apps::format_gbps(r.result.gbps_median),
+               addscope::format_gbps(r.result.gbps_median),
                pct_peak(dev, r.result.gbps_median), "copy, 2 N elements"});
   std::cout << table.text() << "\n";
 
@@ -280,19 +280,19 @@ Outcome run(const DemoOptions& o, const char* type_name) {
   for (const auto& p : phases)
     std::cout << fmt::format(
         "3. {} takes {} ({} GB/s{})\n", p.label, t(p.completion.median_s),
-        apps::format_gbps(p.gbps_median),
+        addscope::format_gbps(p.gbps_median),
         dev.dram_peak_gbps > 0
             ? ", " + pct_peak(dev, p.gbps_median) + " of the DRAM peak"
             : std::string());
   for (const auto& tr : transfers)
     std::cout << fmt::format("4. {} into {} memory: {} ({} GB/s)\n", tr.what,
                              to_string(tr.memory), t(tr.time.median_s),
-                             apps::format_gbps(tr.gbps_median));
+                             addscope::format_gbps(tr.gbps_median));
   if (const auto* f = addscope::fastest(refs))
     std::cout << fmt::format(
         "5. Reference (not a limit): the fastest copy of the same arrays, {}, "
         "runs at {} GB/s.\n",
-        f->name, apps::format_gbps(f->result.gbps_median));
+        f->name, addscope::format_gbps(f->result.gbps_median));
 
   std::cout << "\nConclusion: ";
   if (async && seq.waited()) {
@@ -330,7 +330,7 @@ Outcome run(const DemoOptions& o, const char* type_name) {
   j["type"] = type_name;
   j["execution_space"] = space;
   j["async_backend"] = async;
-  j["kokkos_version"] = apps::version_text(KOKKOS_VERSION);
+  j["kokkos_version"] = addscope::version_text(KOKKOS_VERSION);
   j["device"] = apps::to_json(dev);
   j["read_after_launch"] = apps::to_json(seq);
   j["read_after_launch"]["check"] = apps::to_json(naive_check);
