@@ -27,12 +27,28 @@ apps::ValueType value_type(const std::string& s) {
 bool from_advice(const std::string& s) {
   return s.find("slow point(s) would have taken") != std::string::npos ||
          s.find("point(s) could not run") != std::string::npos ||
-         s.find("timed points varied more than 2x") != std::string::npos;
+         s.find("timed points varied more than 2x") != std::string::npos ||
+         s.find("copy reference was not measured cleanly") != std::string::npos;
+}
+
+CandidateResult candidate(const json& j) {
+  CandidateResult c;
+  c.candidate = parse_launch_config(j.at("config").get<std::string>());
+  c.measured = j.at("measured");
+  c.skipped = replay::str(j.at("skipped"));
+  if (!c.measured) return c;
+  c.resolved = parse_launch_config(j.at("ran_as").get<std::string>());
+  c.label = j.at("label");
+  c.phases = replay::phases(j.at("phases"));
+  c.phases.reduced_repeat = j.at("repeat_reduced");
+  c.check = replay::check(j.at("check"));
+  return c;
 }
 
 bench::Report report_from(const json& d) {
   bench::Report r;
   r.device = replay::device(d.at("device"));
+  r.kokkos_version = d.at("kokkos_version");
   const json& o = d.at("options");
   r.plan.sizes = o.at("sizes").get<std::vector<std::int64_t>>();
   for (const auto& t : o.at("types")) r.plan.types.push_back(value_type(t));
@@ -46,38 +62,18 @@ bench::Report report_from(const json& d) {
     if (!from_advice(n)) r.notes.push_back(n);
   for (const auto& w : d.at("warnings"))
     if (!from_advice(w)) r.warnings.push_back(w);
-  for (const auto& j : d.at("rows")) {
-    bench::AddRow row;
-    row.type = value_type(j.at("type"));
-    row.n = j.at("n");
-    auto& c = row.result;
-    c.candidate = parse_launch_config(j.at("config").get<std::string>());
-    c.measured = j.at("measured");
-    c.skipped = replay::str(j.at("skipped"));
-    if (c.measured) {
-      c.resolved = parse_launch_config(j.at("ran_as").get<std::string>());
-      c.label = j.at("label");
-      c.phases = replay::phases(j.at("phases"));
-      c.reduced_repeat = j.at("repeat_reduced");
-      c.check = replay::check(j.at("check"));
-      row.ref_gbps = j.at("reference_gbps");
-      row.pct_of_ref = j.at("pct_of_reference");
-      row.pct_of_peak = j.at("pct_of_dram_peak").is_null()
-                            ? 0
-                            : j.at("pct_of_dram_peak").get<double>();
-      row.fits_cache = j.at("fits_cache");
-    }
-    r.rows.push_back(row);
-  }
+  // The rows and references of each (type, n), in sweep order.
   for (const auto& g : d.at("references")) {
-    bench::RefGroup rg;
-    rg.type = value_type(g.at("type"));
-    rg.n = g.at("n");
+    SweepPoint p;
+    p.type = g.at("type");
+    p.elem_size = apps::size_of(value_type(p.type));
+    p.n = g.at("n");
     for (const auto& x : g.at("references"))
-      rg.refs.push_back(replay::reference(x));
-    rg.best_gbps = g.at("fastest_gbps");
-    rg.best_name = g.at("fastest");
-    r.refs.push_back(rg);
+      p.references.push_back(replay::reference(x));
+    for (const auto& j : d.at("rows"))
+      if (j.at("type") == p.type && j.at("n") == p.n)
+        p.results.push_back(candidate(j));
+    r.points.push_back(p);
   }
   for (const auto& t : d.at("transfers").at("rows"))
     r.transfers.push_back({t.at("api"), replay::transfer(t)});
@@ -92,7 +88,8 @@ bench::Report report_from(const json& d) {
 
 void replay_one(const std::string& name) {
   SCOPED_TRACE(name);
-  bench::Report r = report_from(replay::read_json(kData + "/" + name + ".json"));
+  bench::Report r =
+      report_from(replay::read_json(kData + "/" + name + ".json"));
   bench::compute_advice(r);
   const std::string got = bench::render_text(r);
   const std::string path = kData + "/" + name + ".expected.txt";
