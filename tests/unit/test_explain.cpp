@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "addscope/timing/addscope_ReadAfterLaunch.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -16,15 +17,7 @@ using addscope::WaitedStep;
 
 constexpr double us = 1e-6, ms = 1e-3;
 
-/// `count` runs from min to max around a median.
-Stats runs(double min_s, double median_s, double max_s, std::size_t count) {
-  Stats s;
-  s.count = count;
-  s.min_s = min_s;
-  s.q1_s = s.median_s = s.q3_s = s.mean_s = median_s;
-  s.max_s = max_s;
-  return s;
-}
+using addscope_test::runs;
 
 /// An asynchronous backend where the naive read took `naive_read_s` (all of
 /// it in deep_copy) and the fenced reads 20 us each (spread 4 us: the wait

@@ -10,6 +10,7 @@
 
 #include "addscope/addscope_Json.hpp"
 #include "addscope/device/addscope_Advisor.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -17,15 +18,7 @@ using namespace addscope;
 
 constexpr double us = 1e-6;
 
-/// count runs from min to max around a median.
-Stats runs(double min_s, double median_s, double max_s, std::size_t count = 3) {
-  Stats s;
-  s.count = count;
-  s.min_s = min_s;
-  s.q1_s = s.median_s = s.q3_s = s.mean_s = median_s;
-  s.max_s = max_s;
-  return s;
-}
+using addscope_test::runs;
 
 /// A candidate that ran at `gbps` (3 N sizeof(float) bytes), runs from
 /// `spread` x its fastest.

@@ -56,14 +56,17 @@ auto tracked_make(CallKind kind, const std::string& what, double& seconds,
   return made;
 }
 
-/// The options a measurement runs with: `opt` itself without a budget; with
-/// one, after timing one probe run (`probe()` returns its seconds), those
-/// MeasureOptions::within_budget gives.
-template <class Probe>
-MeasureOptions probed(const MeasureOptions& opt, Probe&& probe, bool* reduced) {
+/// The options a measurement runs with, validated: `opt` itself without a
+/// budget; with one, after one probe run of `run()` (earlier work on `exec`
+/// fenced first), those MeasureOptions::within_budget gives.
+template <class ExecSpace, class Run>
+MeasureOptions probed(const MeasureOptions& opt, const ExecSpace& exec,
+                      Run&& run, bool* reduced) {
+  opt.validate();
   *reduced = false;
   if (opt.budget_s <= 0) return opt;
-  return opt.within_budget(probe(), reduced);
+  exec.fence();
+  return opt.within_budget(time_host(run), reduced);
 }
 
 /// While alive, the tracker measures the device (CUPTI on CUDA) if
@@ -98,16 +101,12 @@ template <class ExecSpace, class Launch>
 PhaseResult measure_phases(const ExecSpace& exec, const std::string& label,
                            std::int64_t n, std::uint64_t bytes, Launch&& launch,
                            const MeasureOptions& options = MeasureOptions()) {
-  options.validate();
   bool reduced = false;
   const MeasureOptions opt = Impl::probed(
-      options,
+      options, exec,
       [&] {
+        launch();
         exec.fence();
-        return time_host([&] {
-          launch();
-          exec.fence();
-        });
       },
       &reduced);
   for (int i = 0; i < opt.warmup; ++i) {
@@ -173,15 +172,8 @@ TransferResult measure_copy_with(
     const ExecSpace& exec, const std::string& what, CopyDirection direction,
     MemoryKind memory, std::int64_t n, std::size_t elem_size, Copy&& copy,
     const MeasureOptions& options = MeasureOptions()) {
-  options.validate();
   bool reduced = false;
-  const MeasureOptions opt = Impl::probed(
-      options,
-      [&] {
-        exec.fence();
-        return time_host(copy);
-      },
-      &reduced);
+  const MeasureOptions opt = Impl::probed(options, exec, copy, &reduced);
   for (int i = 0; i < opt.warmup; ++i) {
     exec.fence();
     copy();
