@@ -121,12 +121,18 @@ std::string reference_table(const Report& r) {
       "measured in the same run — references, not limits ==\n";
   Table t({"n", "type", "reference", "median", "min", "max", "GB/s", "% peak"});
   const NoiseBound noise;
-  for (const auto& p : r.points)
+  for (std::size_t i = 0; i < r.points.size(); ++i) {
+    const SweepPoint& p = r.points[i];
+    const ReferenceStanding& st = r.advice.points.at(i).reference;
     for (const auto& ref : p.references) {
       std::string what = ref.result.what;
       if (!ref.clean || noise.exceeded_by(ref.result.time))
-        what += fmt::format(" [noisy: max {:.1f}x min, {} attempt(s)]",
-                            spread_ratio(ref.result.time), ref.attempts);
+        what += fmt::format(" [noisy: max {:.1f}x min{}]",
+                            spread_ratio(ref.result.time),
+                            ref.attempts > 1 ? fmt::format(" after {} attempts",
+                                                           ref.attempts)
+                                             : std::string());
+      if (!st.reliable && ref.name == st.name) what += " [unreliable]";
       t.add(std::vector<std::string>{size_name(p.n), p.type, what} +
             times(ref.result.time) +
             std::vector<std::string>{
@@ -135,6 +141,7 @@ std::string reference_table(const Report& r) {
                                std::max(d.dram_peak_gbps, 1e-30),
                            d.dram_peak_gbps > 0)});
     }
+  }
   return out + t.text();
 }
 
