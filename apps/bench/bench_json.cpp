@@ -6,6 +6,7 @@
 #include "addscope/addscope_Json.hpp"
 #include "addscope/addscope_Version.hpp"
 #include "bench_report.hpp"
+#include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Table.hpp"
 
 namespace addscope {
@@ -120,28 +121,13 @@ json report_json(const Report& r) {
 }
 
 std::string add_rows_csv(const Report& r) {
-  apps::Table t({"type",
-                 "n",
-                 "log2_n",
-                 "config",
-                 "ran_as",
-                 "bytes",
-                 "median_s",
-                 "min_s",
-                 "max_s",
-                 "q1_s",
-                 "q3_s",
-                 "stddev_s",
-                 "device_median_s",
-                 "gbps",
-                 "gbps_best",
-                 "launch_median_s",
-                 "pct_of_dram_peak",
-                 "reference_gbps",
-                 "pct_of_reference",
-                 "fits_cache",
-                 "checked_elements",
-                 "verified"});
+  // One row per measured add; the columns mean what the JSON fields of the
+  // same names mean (docs/json.md).
+  apps::Table t(apps::split_list(
+      "type n log2_n config ran_as bytes median_s min_s max_s q1_s q3_s "
+      "stddev_s device_median_s gbps gbps_best launch_median_s "
+      "pct_of_dram_peak reference_gbps pct_of_reference fits_cache "
+      "checked_elements verified"));
   auto g = [](double v) { return fmt::format("{:.9g}", v); };
   for_each_row(r, [&](const SweepPoint& pt, const PointAdvice& a,
                       const CandidateResult& c) {

@@ -135,7 +135,8 @@ inline addscope::Verification check(const json& j) {
   addscope::Verification v;
   v.checked = j.at("checked_elements");
   v.mismatches = j.at("mismatches");
-  v.first_bad = j.at("first_bad").is_null() ? -1 : j.at("first_bad").get<std::int64_t>();
+  v.first_bad =
+      j.at("first_bad").is_null() ? -1 : j.at("first_bad").get<std::int64_t>();
   v.detail = str(j.at("detail"));
   return v;
 }
@@ -167,8 +168,9 @@ inline std::string first_difference(const std::string& got,
     const bool ga = bool(std::getline(g, a)), wb = bool(std::getline(w, b));
     if (!ga && !wb) return "";
     if (!ga || !wb || a != b)
-      return "line " + std::to_string(line) + ":\n  got:  " +
-             (ga ? a : "<end>") + "\n  want: " + (wb ? b : "<end>");
+      return "line " + std::to_string(line) +
+             ":\n  got:  " + (ga ? a : "<end>") +
+             "\n  want: " + (wb ? b : "<end>");
   }
 }
 

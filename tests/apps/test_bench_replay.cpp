@@ -5,7 +5,10 @@
 // (tests/apps/data/*.expected.txt) line for line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "bench_report.hpp"
 #include "bench_types.hpp"
@@ -96,6 +99,68 @@ void replay_one(const std::string& name) {
   replay::maybe_write(path, got);
   const std::string want = replay::read_text(path);
   EXPECT_EQ(replay::first_difference(got, want), "");
+}
+
+/// Every field `was` has is in `now` with the same value (numbers within
+/// 1e-12, relative), but for the paths in `changed`; "" if so, else where
+/// not.
+std::string kept(const json& was, const json& now, const std::string& at,
+                 const std::vector<std::string>& changed) {
+  for (const auto& c : changed)
+    if (at == c) return "";
+  if (was.is_object()) {
+    if (!now.is_object()) return at + ": no longer an object";
+    for (auto it = was.begin(); it != was.end(); ++it) {
+      if (!now.contains(it.key())) return at + "." + it.key() + ": gone";
+      const std::string d =
+          kept(it.value(), now.at(it.key()), at + "." + it.key(), changed);
+      if (!d.empty()) return d;
+    }
+    return "";
+  }
+  if (was.is_array()) {
+    if (!now.is_array() || now.size() != was.size())
+      return at + ": another length";
+    for (std::size_t i = 0; i < was.size(); ++i) {
+      const std::string d = kept(was[i], now[i], at + "[]", changed);
+      if (!d.empty()) return d + " (element " + std::to_string(i) + ")";
+    }
+    return "";
+  }
+  if (was.is_number() && now.is_number()) {
+    const double a = was.get<double>(), b = now.get<double>();
+    return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b))
+               ? ""
+               : at + ": " + was.dump() + " -> " + now.dump();
+  }
+  return was == now ? "" : at + ": " + was.dump() + " -> " + now.dump();
+}
+
+/// The JSON and the CSV on the recorded numbers: every field the recorded
+/// document has keeps its value (the schema, and what depends on the whole
+/// recorded sweep, aside), and the CSV is the recorded CSV.
+TEST(BenchReplay, JsonAndCsvKeepWhatTheyHad) {
+  for (const std::string name : {"bench_openmp_2core", "bench_h200_cuda"}) {
+    SCOPED_TRACE(name);
+    const json was = replay::read_json(kData + "/" + name + ".json");
+    bench::Report r = report_from(was);
+    bench::compute_advice(r);
+    const json now = bench::report_json(r);
+    EXPECT_EQ(now.at("schema"), "addscope-bench/4");
+    EXPECT_EQ(kept(was, now, "",
+                   {".schema", ".version", ".kokkos_version_number",
+                    // recomputed, or trimmed from a larger sweep:
+                    ".notes", ".warnings", ".recommendation",
+                    ".no_recommendation", ".verification"}),
+              "");
+  }
+  bench::Report r =
+      report_from(replay::read_json(kData + "/bench_openmp_2core.json"));
+  bench::compute_advice(r);
+  EXPECT_EQ(replay::first_difference(
+                bench::add_rows_csv(r),
+                replay::read_text(kData + "/bench_openmp_2core.expected.csv")),
+            "");
 }
 
 TEST(BenchReplay, H200Cuda) { replay_one("bench_h200_cuda"); }

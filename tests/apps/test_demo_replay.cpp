@@ -6,6 +6,8 @@
 // line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "common/addscope_apps_Types.hpp"
@@ -41,7 +43,18 @@ ReadAfterLaunch seed(const json& run) {
   for (const auto& a : j.at("attribution")) {
     CallRecord c;
     c.what = a.at("what");
+    for (int k = 0; k <= int(CallKind::Mpi); ++k)
+      if (a.at("kind") == call_kind_name(CallKind(k))) c.kind = CallKind(k);
+    for (auto w : {WaitClass::None, WaitClass::Explicit, WaitClass::Hidden})
+      if (a.at("class") == wait_class_name(w)) c.wait_class = w;
+    c.end_s = a.at("duration_s");
     c.wait_s = a.at("wait_s");
+    for (const auto& f : a.at("waited_for")) {
+      WaitShare sh;
+      sh.kernel = f.at("kernel");
+      sh.wait_s = f.at("wait_s");
+      c.waited_for.push_back(sh);
+    }
     r.attribution.push_back(c);
   }
   r.attribution_line = replay::str(j.at("attribution_line"));
@@ -80,6 +93,49 @@ void replay_one(const std::string& name) {
   const std::string path = kData + "/" + name + ".expected.txt";
   replay::maybe_write(path, got);
   EXPECT_EQ(replay::first_difference(got, replay::read_text(path)), "");
+}
+
+/// Every field `was` has is in `now` with the same value (numbers within
+/// 1e-12, relative).
+std::string kept(const json& was, const json& now, const std::string& at) {
+  if (was.is_object()) {
+    for (auto it = was.begin(); it != was.end(); ++it) {
+      if (!now.is_object() || !now.contains(it.key()))
+        return at + "." + it.key() + ": gone";
+      const std::string d =
+          kept(it.value(), now.at(it.key()), at + "." + it.key());
+      if (!d.empty()) return d;
+    }
+    return "";
+  }
+  if (was.is_array()) {
+    if (!now.is_array() || now.size() != was.size())
+      return at + ": another length";
+    for (std::size_t i = 0; i < was.size(); ++i) {
+      const std::string d = kept(was[i], now[i], at + "[]");
+      if (!d.empty()) return d;
+    }
+    return "";
+  }
+  if (was.is_number() && now.is_number()) {
+    const double a = was.get<double>(), b = now.get<double>();
+    return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b))
+               ? ""
+               : at + ": " + was.dump() + " -> " + now.dump();
+  }
+  return was == now ? "" : at + ": " + was.dump() + " -> " + now.dump();
+}
+
+// The JSON on the recorded numbers: each run keeps every field it had, with
+// its value (the one form of each type adds fields, never changes one).
+TEST(DemoReplay, JsonKeepsWhatItHad) {
+  for (const std::string name :
+       {"demo_h200_cuda_k34", "demo_h200_cuda_k4", "demo_openmp_2core"}) {
+    SCOPED_TRACE(name);
+    const json doc = replay::read_json(kData + "/" + name + ".json");
+    for (const auto& run : doc.at("runs"))
+      EXPECT_EQ(kept(run, demo::run_json(run_from(run)), "runs[]"), "");
+  }
 }
 
 TEST(DemoReplay, H200CudaKokkos34) { replay_one("demo_h200_cuda_k34"); }
