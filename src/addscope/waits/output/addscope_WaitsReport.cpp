@@ -8,7 +8,7 @@
 #include <ostream>
 #include <unordered_map>
 
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "addscope/waits/output/addscope_WaitsJson.hpp"
 
 namespace addscope {

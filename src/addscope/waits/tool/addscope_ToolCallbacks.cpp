@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string_view>
 
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 
 namespace addscope {
