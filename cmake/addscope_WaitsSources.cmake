@@ -34,9 +34,11 @@ set(addscope_WAITS_SOURCES
   addscope/waits/output/addscope_Format.cpp
   addscope/waits/output/addscope_IdleReport.cpp
   addscope/waits/output/addscope_IdleTrace.cpp
+  addscope/core/addscope_Format.cpp
   addscope/core/addscope_OutputPath.cpp
   addscope/core/addscope_OutputFile.cpp
   addscope/waits/output/addscope_WaitsOptions.cpp
+  addscope/waits/output/addscope_WaitsJson.cpp
   addscope/waits/output/addscope_WaitsReport.cpp
   addscope/waits/tool/addscope_ToolCallbacks.cpp
   addscope/waits/tool/addscope_ToolLifecycle.cpp

@@ -125,8 +125,14 @@ if describe_build "$B" "$D"; then
 else
   libs+=" libcudart.so.11.0 libcupti.so.11.8"
 fi
+# (ADDSCOPE_BUNDLE_LIBDIRS: folders searched first, e.g. cmake/gpu-build.sh's
+# carried libfmt on the GPU machine)
 for l in $libs; do
-  cp -L "/usr/lib/x86_64-linux-gnu/$l" "$D/lib/"
+  found=""
+  for dir in ${ADDSCOPE_BUNDLE_LIBDIRS:-} /usr/lib/x86_64-linux-gnu; do
+    [[ -f "$dir/$l" ]] && { cp -L "$dir/$l" "$D/lib/"; found=1; break; }
+  done
+  [[ -n "$found" ]] || { echo "cuda-bundle: $l not found in ${ADDSCOPE_BUNDLE_LIBDIRS:-} /usr/lib/x86_64-linux-gnu" >&2; exit 1; }
 done
 [[ -x "$D/bin/addscope-unit-tests" || -x "$D/bin/addscope-waits-check" ]] ||
   { echo "cuda-bundle: no programs in $B" >&2; exit 1; }

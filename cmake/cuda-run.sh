@@ -308,8 +308,14 @@ for step in "$@"; do
           torch_sleep) probe="import torch; assert torch.cuda.is_available()"; prog=(python3 "$C/torch_sleep.py")
             major="$(python3 -c 'import torch; print(torch.version.cuda.split(".")[0])' 2>/dev/null)" ;;
           seed_cuda) probe=""; prog=("$B/addscope-test-seed-cuda")
-            # built by the bundle's CUDA 11.8 nvcc: its CUPTI
-            lib="${INJECTION_CUPTI_SEED_CUDA:-$HERE/lib/libcupti.so.11.8}" ;;
+            # built by the bundle's nvcc: its CUPTI (Debian's 11.8 in lib/,
+            # or a CUDA 12/13 bundle's: the machine's of that major)
+            lib="${INJECTION_CUPTI_SEED_CUDA:-}"
+            if [[ -z "$lib" && -f "$HERE/libpath" ]]; then
+              major="$(sed -n 's/^cuda\([0-9]*\).*/\1/p' "$HERE/flavour" 2>/dev/null)"
+            elif [[ -z "$lib" ]]; then
+              lib="$HERE/lib/libcupti.so.11.8"
+            fi ;;
           *) echo "-- $c: unknown case (allowed: seed_numba seed_cupy torch_sleep seed_cuda)"; rc=1; continue ;;
         esac
         if [[ -n "$probe" ]] && ! python3 -c "$probe" >"$D/$c.import.txt" 2>&1; then

@@ -19,11 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "addscope/core/addscope_Format.hpp"
+#include "addscope/mpi/addscope_MpiJson.hpp"
 #include "bench_plan.hpp"
+#include "common/addscope_apps_Configs.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Format.hpp"
 #include "common/addscope_apps_Inputs.hpp"
-#include "common/addscope_apps_Json.hpp"
 #include "common/addscope_apps_Mpi.hpp"
 #include "common/addscope_apps_Table.hpp"
 
@@ -35,7 +36,7 @@ namespace {
 constexpr const char* kProgram = "addscope-bench";
 using Exec = Kokkos::DefaultExecutionSpace;
 using Mem = Exec::memory_space;
-using apps::json;
+using json = nlohmann::json;
 
 constexpr const char* kDefinition =
     "single-rank rate: each rank's median alone (the other ranks wait at a "
@@ -96,7 +97,7 @@ void measure_type(const apps::MpiRun& run, const Plan& plan,
         ++failures;
         if (run.root())
           std::cerr << kProgram << ": WRONG RESULT for " << label
-                    << " at N = " << apps::size_name(n)
+                    << " at N = " << size_name(n)
                     << " per rank: " << row.check.detail << "\n";
       }
       rows.push_back(row);
@@ -116,7 +117,7 @@ void measure_type(const apps::MpiRun& run, const Plan& plan,
     }
     if (run.root())
       std::cerr << kProgram << ": " << apps::to_string(type)
-                << " N = " << apps::size_name(n) << " per rank done\n";
+                << " N = " << size_name(n) << " per rank done\n";
   }
 }
 
@@ -125,8 +126,7 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
   std::string s = fmt::format(
       "addscope-bench across {} MPI ranks: weak scaling, N elements per "
       "rank; Kokkos {}, execution space {} on {}\n\n",
-      run.ranks(), apps::version_text(KOKKOS_VERSION), dev.exec_space,
-      dev.name);
+      run.ranks(), version_text(KOKKOS_VERSION), dev.exec_space, dev.name);
   s += run.placement_table() + "\n";
   for (const auto& note : plan.notes) s += "note: " + note + "\n";
   s += std::string("definition: ") + kDefinition + "\n\n";
@@ -138,16 +138,16 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
     head.push_back(h);
   apps::Table t(head);
   for (const auto& r : rows) {
-    std::vector<std::string> cells = {
-        apps::to_string(r.type), apps::size_name(r.n), r.what + " " + r.label};
-    for (double g : r.w.alone.gbps) cells.push_back(apps::format_gbps(g));
+    std::vector<std::string> cells = {apps::to_string(r.type), size_name(r.n),
+                                      r.what + " " + r.label};
+    for (double g : r.w.alone.gbps) cells.push_back(format_gbps(g));
     const auto& tg = r.w.together;
-    cells.push_back(apps::format_gbps(r.w.single_rank_gbps));
+    cells.push_back(format_gbps(r.w.single_rank_gbps));
     cells.push_back(format_seconds(tg.min_rank_median_s()) + " .. " +
                     format_seconds(tg.max_rank_median_s()));
     cells.push_back("rank " + std::to_string(tg.slowest_rank));
     cells.push_back(format_seconds(tg.job.median_s));
-    cells.push_back(apps::format_gbps(r.w.aggregate_gbps));
+    cells.push_back(format_gbps(r.w.aggregate_gbps));
     cells.push_back(pct(r.w.efficiency));
     cells.push_back(!r.checked ? "-" : r.check.ok() ? "ok" : "WRONG");
     t.add(cells);
@@ -160,12 +160,12 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
       s += fmt::format(
           "float at 2^28 per rank, {}: aggregate {} GB/s over {} ranks = "
           "{} of {} x the single-rank rate ({} GB/s; each rank alone: {})\n",
-          r.label, apps::format_gbps(r.w.aggregate_gbps), r.w.ranks,
-          pct(r.w.efficiency), r.w.ranks,
-          apps::format_gbps(r.w.single_rank_gbps), [&] {
+          r.label, format_gbps(r.w.aggregate_gbps), r.w.ranks,
+          pct(r.w.efficiency), r.w.ranks, format_gbps(r.w.single_rank_gbps),
+          [&] {
             std::string a;
             for (std::size_t q = 0; q < r.w.alone.gbps.size(); ++q)
-              a += (q ? ", " : "") + apps::format_gbps(r.w.alone.gbps[q]);
+              a += (q ? ", " : "") + format_gbps(r.w.alone.gbps[q]);
             return a;
           }());
   return s;
@@ -174,7 +174,7 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
 json to_json_rows(const std::vector<Row>& rows) {
   json a = json::array();
   for (const auto& r : rows) {
-    json j = apps::to_json(r.w);
+    json j = mpi::to_json(r.w);
     j["type"] = apps::to_string(r.type);
     j["n_per_rank"] = r.n;
     j["what"] = r.what;
@@ -182,7 +182,7 @@ json to_json_rows(const std::vector<Row>& rows) {
     j["bytes_per_rank"] = r.what == "add"
                               ? add_bytes(r.n, apps::size_of(r.type))
                               : transfer_bytes(r.n, apps::size_of(r.type));
-    j["check"] = r.checked ? apps::to_json(r.check) : json(nullptr);
+    j["check"] = r.checked ? to_json(r.check) : json(nullptr);
     a.push_back(j);
   }
   return a;
@@ -205,6 +205,69 @@ std::string rows_csv(const std::vector<Row>& rows) {
   return t.csv();
 }
 
+/// This rank's plan: the options' sizes within its share of the node's
+/// memory (ranks on one node share its host memory, and a GPU where there
+/// are more ranks than GPUs); the configurations given, else `range`.
+/// Throws InvalidArgument.
+Plan plan_for_rank(const apps::MpiRun& run, const Options& o,
+                   const DeviceInfo& dev) {
+  ADDSCOPE_THROW_IF(!o.plot.empty(),
+                    "--plot is not available across MPI ranks; allowed: "
+                    "--json and --csv (or run without mpirun)");
+  const auto& me = run.placements()[std::size_t(run.rank())];
+  DeviceInfo share = dev;
+  std::uint64_t host = available_bytes<Kokkos::HostSpace>();
+  host /= std::uint64_t(std::max(1, me.local_ranks));
+  if (!dev.is_gpu || me.shares_device())
+    share.memory.available /= std::uint64_t(std::max(
+        1, me.shares_device() ? (me.local_ranks + me.devices - 1) / me.devices
+                              : me.local_ranks));
+  Plan plan = make_plan(o, share, 1 << 20, host);
+  if (!plan.user_configs) plan.candidates = {LaunchConfig::range()};
+  const Kokkos::View<float*, Mem> one("one", 1);
+  apps::check_configs(o.configs_flag, Exec(), one, one, one, plan.candidates);
+  return plan;
+}
+
+/// Rank 0: the text, and the JSON and CSV files. False if a file could not
+/// be written.
+bool report(const apps::MpiRun& run, const Options& o, const Plan& plan,
+            const DeviceInfo& dev, const std::vector<Row>& rows, int failures,
+            double elapsed) {
+  std::cout << render(run, plan, dev, rows);
+  json doc;
+  doc["tool"] = kProgram;
+  // Under mpirun the document is another one: a schema of its own
+  // (docs/json.md).
+  doc["schema"] = "addscope-bench-mpi/1";
+  doc["version"] = ADDSCOPE_VERSION_STRING;
+  doc["kokkos_version"] = version_text(KOKKOS_VERSION);
+  doc["device"] = to_json(dev);
+  doc["mpi"] = {{"ranks", run.ranks()}, {"placement", run.placements_json()}};
+  doc["definition"] = kDefinition;
+  doc["notes"] = plan.notes;
+  doc["rows"] = to_json_rows(rows);
+  doc["verify_failures"] = failures;
+  doc["elapsed_s"] = elapsed;
+  bool ok = true;
+  try {
+    if (!o.common.json.empty()) {
+      apps::write_file_atomic(o.common.json, doc.dump(2) + "\n");
+      std::cout << "wrote " << o.common.json << "\n";
+    }
+    if (!o.csv.empty()) {
+      apps::write_file_atomic(o.csv, rows_csv(rows));
+      std::cout << "wrote " << o.csv << "\n";
+    }
+  } catch (const std::exception& e) {
+    apps::print_error(kProgram, e);
+    ok = false;
+  }
+  std::cout << fmt::format("measured in {} (elapsed_s in the JSON)\n",
+                           format_seconds(elapsed));
+  return ok;
+}
+
 }  // namespace
 
 int run_mpi(apps::CommandLine& cl, const Options& o) {
@@ -214,27 +277,8 @@ int run_mpi(apps::CommandLine& cl, const Options& o) {
   Plan plan;
   DeviceInfo dev;
   try {
-    ADDSCOPE_THROW_IF(!o.plot.empty(),
-                      "--plot is not available across MPI ranks; allowed: "
-                      "--json and --csv (or run without mpirun)");
     dev = device_info(exec);
-    // Ranks on one node share its host memory (and a GPU, where there are
-    // more ranks than GPUs): each plans with its share.
-    const auto& me = run.placements()[std::size_t(run.rank())];
-    DeviceInfo share = dev;
-    std::uint64_t host = available_bytes<Kokkos::HostSpace>();
-    host /= std::uint64_t(std::max(1, me.local_ranks));
-    if (!dev.is_gpu || me.shares_device())
-      share.memory.available /= std::uint64_t(std::max(
-          1, me.shares_device() ? (me.local_ranks + me.devices - 1) / me.devices
-                                : me.local_ranks));
-    plan = make_plan(o, share, 1 << 20, host);
-    // Across ranks the bench measures the configurations given, else the
-    // default path, `range`.
-    if (!plan.user_configs) plan.candidates = {LaunchConfig::range()};
-    Kokkos::View<float*, Mem> one("one", 1);
-    for (const auto& c : plan.candidates)
-      resolve_launch_config(exec, one, one, one, c);
+    plan = plan_for_rank(run, o, dev);
   } catch (const InvalidArgument& e) {
     if (run.root()) apps::print_error(kProgram, e);
     return run.agree(apps::exit_usage);
@@ -262,38 +306,8 @@ int run_mpi(apps::CommandLine& cl, const Options& o) {
     run.abort(kProgram, e, apps::exit_failure);
   }
   const double elapsed = host_seconds() - t0;
-  if (run.root()) {
-    std::cout << render(run, plan, dev, rows);
-    json doc;
-    doc["tool"] = kProgram;
-    // Under mpirun the document is another one: a schema of its own
-    // (docs/json.md).
-    doc["schema"] = "addscope-bench-mpi/1";
-    doc["version"] = ADDSCOPE_VERSION_STRING;
-    doc["kokkos_version"] = apps::version_text(KOKKOS_VERSION);
-    doc["device"] = apps::to_json(dev);
-    doc["mpi"] = {{"ranks", run.ranks()}, {"placement", run.placements_json()}};
-    doc["definition"] = kDefinition;
-    doc["notes"] = plan.notes;
-    doc["rows"] = to_json_rows(rows);
-    doc["verify_failures"] = failures;
-    doc["elapsed_s"] = elapsed;
-    try {
-      if (!o.common.json.empty()) {
-        apps::write_file_atomic(o.common.json, doc.dump(2) + "\n");
-        std::cout << "wrote " << o.common.json << "\n";
-      }
-      if (!o.csv.empty()) {
-        apps::write_file_atomic(o.csv, rows_csv(rows));
-        std::cout << "wrote " << o.csv << "\n";
-      }
-    } catch (const std::exception& e) {
-      apps::print_error(kProgram, e);
-      failures += 1000000;
-    }
-    std::cout << fmt::format("measured in {} (elapsed_s in the JSON)\n",
-                             format_seconds(elapsed));
-  }
+  if (run.root() && !report(run, o, plan, dev, rows, failures, elapsed))
+    failures += 1;
   return run.agree(failures ? apps::exit_failure : apps::exit_ok);
 }
 

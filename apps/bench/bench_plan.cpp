@@ -5,7 +5,7 @@
 
 #include "addscope/core/addscope_Error.hpp"
 #include "addscope/core/addscope_Memory.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 
 namespace addscope {
 namespace bench {
@@ -94,12 +94,12 @@ Plan make_plan(const Options& o, const DeviceInfo& dev, int team_max,
     std::string fit;
     for (auto n : plan.sizes)
       if (3 * std::uint64_t(n) * elem <= dev.llc_bytes)
-        fit = apps::size_name(n);
+        fit = addscope::size_name(n);
     if (!fit.empty())
       plan.notes.push_back(
           "sizes up to " + fit + " fit in the " +
           (dev.is_gpu ? std::string("L2") : std::string("last-level cache")) +
-          " (3 N sizeof(T) <= " + apps::format_bytes(dev.llc_bytes) +
+          " (3 N sizeof(T) <= " + addscope::format_bytes(dev.llc_bytes) +
           "): those rows measure the cache, not memory");
   }
   if (!o.common.configs.empty()) {

@@ -1,7 +1,8 @@
-// addscope-bench — progress (and, once it means something, an ETA) on
-// stderr while a sweep runs. On a
-// terminal one line is rewritten in place; otherwise a line is printed per
-// finished group (a size and type, a transfer size).
+// addscope-bench — progress on stderr while a sweep runs: the share of the
+// work done (estimated by bytes moved and runs, the one measure the line
+// shows) and, once it means something, an ETA. On a terminal one line is
+// rewritten in place; otherwise a line is printed per finished group (a size
+// and type, a transfer size).
 #ifndef ADDSCOPE_APPS_BENCH_BENCH_PROGRESS_HPP_
 #define ADDSCOPE_APPS_BENCH_BENCH_PROGRESS_HPP_
 
@@ -15,8 +16,8 @@ namespace bench {
 class Progress {
  public:
   /// `total_weight`: the sum of the weights of every step to come (a step's
-  /// weight estimates its cost; only ratios matter). `total_steps`: how many.
-  Progress(double total_weight, std::size_t total_steps);
+  /// weight estimates its cost; only ratios matter).
+  explicit Progress(double total_weight);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -31,11 +32,13 @@ class Progress {
 
   /// Weight of one add (or copy) moving `bytes` per run, `runs` times.
   static double weight(std::uint64_t bytes, int runs);
+  /// The line: "[ 43%] what  elapsed 1.2 s  ETA 1.6 s" for `done` of
+  /// `total` weight after `elapsed_s` (the ETA from 2 s and 5 % on).
+  static std::string status(double done, double total, double elapsed_s,
+                            const std::string& what);
 
  private:
-  std::string status(const std::string& what) const;
   double total_, done_ = 0;
-  std::size_t steps_, done_steps_ = 0;
   double t0_;
   bool tty_;
   bool open_line_ = false;

@@ -1,6 +1,7 @@
-// addscope-bench — what the measurements mean and how they are shown:
-// advice per size, the overall recommendation, the text report, JSON, CSV and
-// gnuplot plots.
+// addscope-bench — what the measurements mean and how they are shown: the
+// advice (the library's advise_across_sizes, with the bench's notes), the
+// text report (bench_report.cpp), JSON and CSV (bench_json.cpp), gnuplot
+// plots (bench_plots.cpp).
 #ifndef ADDSCOPE_APPS_BENCH_BENCH_REPORT_HPP_
 #define ADDSCOPE_APPS_BENCH_BENCH_REPORT_HPP_
 
@@ -13,16 +14,16 @@
 namespace addscope {
 namespace bench {
 
-/// Fills report.advice (best verified configuration per size and type) and
-/// report.recommendation (standing of each configuration over the sizes
-/// beyond the last-level cache; none, with the reason in
-/// report.no_recommendation, if every size fits in it).
+/// Fills report.advice (advise_across_sizes over report.points) and adds
+/// what it found to the notes and warnings (points run with fewer repeats
+/// or skipped, a busy machine, references not measured cleanly), and
+/// report.no_recommendation with the flags that would give one.
 void compute_advice(Report& report);
 
 /// The human report: one table per section, then the advice.
 std::string render_text(const Report& report);
 
-/// One JSON document with everything measured.
+/// One JSON document with everything measured (docs/json.md).
 nlohmann::json report_json(const Report& report);
 
 /// The add rows as CSV.
@@ -35,6 +36,20 @@ std::string add_rows_csv(const Report& report);
 std::vector<std::string> write_plots(const Report& report,
                                      const std::string& dir,
                                      const std::string& gnuplot);
+
+/// Calls f(point, its advice, a result) for every add measured or skipped,
+/// in sweep order (report.advice must hold one entry per point).
+template <class F>
+void for_each_row(const Report& r, F&& f) {
+  for (std::size_t i = 0; i < r.points.size(); ++i)
+    for (const auto& c : r.points[i].results)
+      f(r.points[i], r.advice.points.at(i), c);
+}
+
+/// The row's % of the DRAM peak (-1 where the peak is unknown).
+double pct_of_peak(const DeviceInfo& d, const CandidateResult& c);
+/// The row's % of its point's reference (-1 where it is not reliable).
+double pct_of_reference(const PointAdvice& a, const CandidateResult& c);
 
 }  // namespace bench
 }  // namespace addscope

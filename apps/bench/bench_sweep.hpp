@@ -13,9 +13,10 @@
 #include <vector>
 
 #include "addscope/addscope.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "bench_progress.hpp"
 #include "bench_types.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "common/addscope_apps_Configs.hpp"
 #include "common/addscope_apps_Inputs.hpp"
 
 namespace addscope {
@@ -41,60 +42,75 @@ int team_max_for(const ExecSpace& exec) {
   return add_team_size_max(exec, p, p, p);
 }
 
-/// Throws InvalidArgument if a configuration cannot run for T on `exec` at
-/// any size (a team size above team_size_max), before anything is measured.
+/// Throws InvalidArgument naming `flag` if a configuration cannot run for T
+/// on `exec` at any size (a team size above team_size_max), before anything
+/// is measured.
 template <class T, class ExecSpace>
-void validate_configs(const ExecSpace& exec,
+void validate_configs(const ExecSpace& exec, const std::string& flag,
                       const std::vector<LaunchConfig>& configs) {
   detail::DeviceArray<T, ExecSpace> a("addscope-bench::a", 1);
   const auto p = detail::prefix(a, 1);
-  for (const auto& c : configs) resolve_launch_config(exec, p, p, p, c);
+  apps::check_configs(flag, exec, p, p, p, configs);
 }
 
-/// Cost estimate of one size for the progress line (weight per add run:
-/// bytes + a launch's worth).
+/// Cost estimates for the progress line: an add (or a size's references)
+/// at n, and a size's transfers. Only their ratios matter.
 inline double point_weight(const Plan& plan, std::int64_t n, std::size_t elem,
                            bool refs) {
   const int runs = plan.advisor.measure.warmup + plan.advisor.measure.repeat;
   const double per = Progress::weight(add_bytes(n, elem), runs + 2);
   return refs ? 4 * Progress::weight(copy_bytes(n, elem), runs) : per;
 }
+inline double transfer_weight(const Plan& plan, const DeviceInfo& dev,
+                              std::int64_t n) {
+  // Across PCIe a byte costs ~20x what it costs in device memory.
+  const MeasureOptions& m = plan.advisor.measure;
+  return (dev.is_gpu ? 20 : 1) *
+         Progress::weight(transfer_bytes(n, sizeof(float)),
+                          (std::max(1, m.warmup) + m.repeat) *
+                              (dev.has_pinned ? 4 : 2) *
+                              (dev.has_cuda_runtime ? 2 : 1));
+}
+/// All of the sweep's steps, weighed as the sweep will report them.
+inline double total_weight(const Plan& plan, const DeviceInfo& dev) {
+  double w = 0;
+  for (const auto t : plan.types)
+    for (auto n : plan.sizes)
+      w += point_weight(plan, n, apps::size_of(t), true) +
+           double(plan.candidates.size()) *
+               point_weight(plan, n, apps::size_of(t), false);
+  if (plan.transfers)
+    for (auto n : plan.sizes) w += transfer_weight(plan, dev, n);
+  return w;
+}
 
 /// For each size: the copy references, then the advisor's sweep of the
-/// candidates. Appends to report.refs / report.rows.
+/// candidates. Appends a SweepPoint per size to report.points.
 template <class T, class ExecSpace>
 void sweep_add(const ExecSpace& exec, const Plan& plan, ValueType type,
                Progress& progress, Report& report) {
   using detail::prefix;
-  const DeviceInfo& dev = report.device;
   const std::string tname = apps::to_string(type);
   const std::int64_t nmax =
       *std::max_element(plan.sizes.begin(), plan.sizes.end());
   using Array = detail::DeviceArray<T, ExecSpace>;
-  Array x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "addscope-bench::x"),
-          std::size_t(nmax));
-  Array y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "addscope-bench::y"),
-          std::size_t(nmax));
-  Array out(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "addscope-bench::out"),
-      std::size_t(nmax));
+  auto array = [&](const std::string& label) {
+    return Array(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                 std::size_t(nmax));
+  };
+  const Array x = array("addscope-bench::x"), y = array("addscope-bench::y"),
+              out = array("addscope-bench::out");
   apps::fill_inputs(exec, x, y, plan.seed + sizeof(T));
 
   for (const std::int64_t n : plan.sizes) {
-    const auto xs = prefix(x, n);
-    const auto ys = prefix(y, n);
-    const auto os = prefix(out, n);
-    const std::string where = "n=" + apps::size_name(n) + " " + tname;
-
-    RefGroup g;
-    g.type = type;
-    g.n = n;
-    g.refs = measure_copy_references(exec, os, xs, plan.advisor.measure);
-    if (const auto* f = fastest(g.refs)) {
-      g.best_gbps = f->result.gbps_median;
-      g.best_name = f->name;
-    }
-    report.refs.push_back(g);
+    const auto xs = prefix(x, n), ys = prefix(y, n), os = prefix(out, n);
+    const std::string where = "n=" + size_name(n) + " " + tname;
+    SweepPoint point;
+    point.type = tname;
+    point.elem_size = sizeof(T);
+    point.n = n;
+    point.references = measure_copy_references(
+        exec, os, xs, plan.advisor.measure, plan.references);
     progress.step(point_weight(plan, n, sizeof(T), true),
                   where + " copy references", false);
 
@@ -106,7 +122,7 @@ void sweep_add(const ExecSpace& exec, const Plan& plan, ValueType type,
       --left;
       std::string what = where + " " + r.candidate.to_string();
       if (r.measured) {
-        what += " " + apps::format_gbps(r.phases.gbps_median) + " GB/s";
+        what += " " + format_gbps(r.phases.gbps_median) + " GB/s";
         if (!r.check.ok()) {
           ++report.verify_failures;
           progress.message("addscope-bench: WRONG RESULT for " + what + ": " +
@@ -117,32 +133,25 @@ void sweep_add(const ExecSpace& exec, const Plan& plan, ValueType type,
         }
       }
       if (left == 0 && best >= 0)
-        what = where + " done: best " + best_cfg + " " +
-               apps::format_gbps(best) + " GB/s";
+        what = where + " done: best " + best_cfg + " " + format_gbps(best) +
+               " GB/s";
       progress.step(r.measured ? point_weight(plan, n, sizeof(T), false) : 0,
                     what, left == 0);
     };
-    const auto advice =
-        choose_launch_config(exec, xs, ys, os, plan.candidates, ao);
-    for (const auto& r : advice.results) {
-      AddRow row;
-      row.type = type;
-      row.n = n;
-      row.result = r;
-      const auto& c = r.candidate;
-      row.grid = !plan.user_configs && (c.kind == LaunchKind::Team ||
-                                        c.kind == LaunchKind::TeamPerElement);
-      if (row.grid && c.kind == LaunchKind::Team && c.league % dev.units == 0)
-        row.league_mult = int(c.league / dev.units);
-      row.ref_gbps = g.best_gbps;
-      if (g.best_gbps > 0)
-        row.pct_of_ref = 100 * r.phases.gbps_median / g.best_gbps;
-      if (dev.dram_peak_gbps > 0)
-        row.pct_of_peak = 100 * r.phases.gbps_median / dev.dram_peak_gbps;
-      row.fits_cache =
-          dev.llc_bytes > 0 && add_bytes(n, sizeof(T)) <= dev.llc_bytes;
-      report.rows.push_back(row);
+    point.results =
+        choose_launch_config(exec, xs, ys, os, plan.candidates, ao).results;
+    // References the adds beside them show were slowed (or noisy) are
+    // measured once more, now; advise_across_sizes judges what is kept.
+    if (!reference_standing(point.references, std::max(best, 0.0)).reliable &&
+        !point.references.empty()) {
+      auto again = measure_copy_references(exec, os, xs, plan.advisor.measure,
+                                           plan.references);
+      for (std::size_t i = 0; i < again.size() && i < point.references.size();
+           ++i)
+        again[i].attempts += point.references[i].attempts;
+      point.references = std::move(again);
     }
+    report.points.push_back(std::move(point));
   }
 }
 
@@ -154,7 +163,6 @@ void sweep_transfers(const ExecSpace& exec, const Plan& plan,
                      Progress& progress, Report& report) {
   using detail::prefix;
   const DeviceInfo& dev = report.device;
-  const bool raw = dev.has_cuda_runtime;
   const std::int64_t nmax =
       *std::max_element(plan.sizes.begin(), plan.sizes.end());
   detail::DeviceArray<float, ExecSpace> d(
@@ -173,57 +181,32 @@ void sweep_transfers(const ExecSpace& exec, const Plan& plan,
   MeasureOptions opt = plan.advisor.measure;
   opt.warmup = std::max(1, opt.warmup);  // first touch is not a transfer
   opt.device_time = false;
-  const auto h2d = CopyDirection::HostToDevice;
-  const auto d2h = CopyDirection::DeviceToHost;
-  auto add_row = [&](const std::string& api, const TransferResult& r) {
-    report.transfers.push_back(TransferRow{api, r});
-  };
-  // Both directions between device memory and one kind of host memory.
-  auto rows = [&](MemoryKind memory, const auto& ds, const auto& hs,
-                  std::int64_t n) {
-    add_row("Kokkos::deep_copy",
-            measure_copy(exec, "H2D whole", h2d, memory, ds, hs, opt));
-    add_row("Kokkos::deep_copy",
-            measure_copy(exec, "D2H whole", d2h, memory, hs, ds, opt));
-    if (!raw) return;
-    exec.fence();
-    add_row("cudaMemcpy",
-            measure_cuda_memcpy("H2D whole", h2d, memory, ds.data(), hs.data(),
-                                n, sizeof(float), opt));
-    add_row("cudaMemcpy",
-            measure_cuda_memcpy("D2H whole", d2h, memory, hs.data(), ds.data(),
-                                n, sizeof(float), opt));
+  auto keep = [](std::vector<HostTransfer>& to, std::vector<HostTransfer> r) {
+    to.insert(to.end(), r.begin(), r.end());
   };
   for (const std::int64_t n : plan.sizes) {
-    rows(MemoryKind::Pageable, prefix(d, n), prefix(pageable, n), n);
+    keep(report.transfers,
+         measure_host_transfers(exec, prefix(d, n), prefix(pageable, n),
+                                MemoryKind::Pageable, "whole", true, opt));
     if (dev.has_pinned)
-      rows(MemoryKind::Pinned, prefix(d, n), prefix(pinned, n), n);
-    // Across PCIe a byte costs ~20x what it costs in device memory.
-    progress.step(
-        (dev.is_gpu ? 20 : 1) *
-            Progress::weight(transfer_bytes(n, sizeof(float)),
-                             (opt.warmup + opt.repeat) *
-                                 (dev.has_pinned ? 4 : 2) * (raw ? 2 : 1)),
-        "transfers n=" + apps::size_name(n) + " float", true);
+      keep(report.transfers,
+           measure_host_transfers(exec, prefix(d, n), prefix(pinned, n),
+                                  MemoryKind::Pinned, "whole", true, opt));
+    progress.step(transfer_weight(plan, dev, n),
+                  "transfers n=" + size_name(n) + " float", true);
   }
-
+  // The seed's read: one element back, dev[2].
   const std::int64_t i = std::min<std::int64_t>(2, nmax - 1);
-  const auto e = element(d, i);
-  const std::string what = "D2H dev[" + std::to_string(i) + "]";
+  const std::string what = "dev[" + std::to_string(i) + "]";
   auto h1 = make_host_array<float, PageableHostSpace>("addscope-bench::h1", 1);
   auto p1 = make_host_array<float, PinnedHostSpace>("addscope-bench::p1", 1);
-  auto reads = [&](MemoryKind memory, const auto& h) {
-    report.element_reads.push_back(TransferRow{
-        "Kokkos::deep_copy",
-        measure_copy(exec, what, d2h, memory, h, e, plan.latency_opt)});
-    if (!raw) return;
-    exec.fence();
-    report.element_reads.push_back(TransferRow{
-        "cudaMemcpy", measure_cuda_memcpy(what, d2h, memory, h.data(), e.data(),
-                                          1, sizeof(float), plan.latency_opt)});
-  };
-  reads(MemoryKind::Pageable, h1);
-  if (dev.has_pinned) reads(MemoryKind::Pinned, p1);
+  keep(report.element_reads,
+       measure_host_transfers(exec, element(d, i), h1, MemoryKind::Pageable,
+                              what, false, plan.latency_opt));
+  if (dev.has_pinned)
+    keep(report.element_reads,
+         measure_host_transfers(exec, element(d, i), p1, MemoryKind::Pinned,
+                                what, false, plan.latency_opt));
 }
 
 /// Launch cost of empty RangePolicy and TeamPolicy kernels.

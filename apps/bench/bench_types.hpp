@@ -1,5 +1,5 @@
 // addscope-bench — the plain data the bench passes around: options, the
-// plan, and every measured row. The measuring is the library's.
+// plan, and what was measured. The measuring is the library's.
 #ifndef ADDSCOPE_APPS_BENCH_BENCH_TYPES_HPP_
 #define ADDSCOPE_APPS_BENCH_BENCH_TYPES_HPP_
 
@@ -9,6 +9,7 @@
 
 #include "addscope/device/addscope_Advisor.hpp"
 #include "addscope/device/addscope_DeviceInfo.hpp"
+#include "addscope/device/addscope_HostTransfers.hpp"
 #include "addscope/device/addscope_LaunchLatency.hpp"
 #include "addscope/device/addscope_References.hpp"
 #include "addscope/launch/addscope_LaunchConfig.hpp"
@@ -42,7 +43,8 @@ struct Plan {
   std::vector<ValueType> types;
   std::vector<LaunchConfig> candidates;  ///< the configurations, as listed
   bool user_configs = false;             ///< --configs given
-  AdvisorOptions advisor;                ///< measure options, budget
+  AdvisorOptions advisor;                ///< measure options, time budget
+  ReferenceOptions references;           ///< re-measured while noisy
   MeasureOptions latency_opt;            ///< single-element reads
   int launches = 10000;                  ///< empty kernels, unfenced
   int fenced_launches = 1000;            ///< empty kernels, fenced
@@ -52,66 +54,20 @@ struct Plan {
   std::vector<std::string> notes;  ///< how defaults were chosen
 };
 
-/// One measured (or skipped) add.
-struct AddRow {
-  ValueType type = ValueType::Float;
-  std::int64_t n = 0;
-  CandidateResult result;   ///< the advisor's measurement
-  bool grid = false;        ///< part of the default team grid
-  int league_mult = 0;      ///< grid: league = mult x units (0: other)
-  double ref_gbps = 0;      ///< fastest copy reference at (type, n)
-  double pct_of_ref = 0;    ///< GB/s / ref_gbps
-  double pct_of_peak = 0;   ///< GB/s / DRAM peak (0: unknown)
-  bool fits_cache = false;  ///< 3 N sizeof(T) <= last-level cache
-};
-
-/// The copy references at one (size, type).
-struct RefGroup {
-  ValueType type = ValueType::Float;
-  std::int64_t n = 0;
-  std::vector<CopyReference> refs;
-  double best_gbps = 0;
-  std::string best_name;
-};
-
-/// The best configuration at one (size, type).
-struct Advice {
-  ValueType type = ValueType::Float;
-  std::int64_t n = 0;
-  LaunchConfig config;  ///< as listed (parses back: can go to --configs)
-  LaunchConfig ran;     ///< resolved at this n
-  double gbps = 0, pct_of_ref = 0, pct_of_peak = 0;
-  std::string ref_name;
-  double range_gbps = 0;  ///< plain `range`, if measured
-  bool fits_cache = false;
-  std::string line;
-};
-
-/// A configuration's standing over all points beyond the cache.
-struct Recommendation {
-  std::string config;
-  int points = 0;
-  double mean_of_best = 0;   ///< geometric mean of gbps / best gbps
-  double worst_of_best = 0;  ///< smallest gbps / best gbps
-};
-
-/// A host<->device copy, through Kokkos or the raw runtime.
-struct TransferRow {
-  std::string api;  ///< "Kokkos::deep_copy" | "cudaMemcpy"
-  TransferResult r;
-};
-
 struct Report {
   DeviceInfo device;
+  std::string kokkos_version;  ///< "3.4.1"
   Options options;
   Plan plan;
-  std::vector<AddRow> rows;
-  std::vector<RefGroup> refs;
-  std::vector<Advice> advice;
-  std::vector<Recommendation> recommendation;
-  std::string no_recommendation;  ///< why there is none ("" if there is)
-  std::vector<TransferRow> transfers;
-  std::vector<TransferRow> element_reads;
+  /// Per (type, size), in sweep order: the advisor's results (every
+  /// candidate, measured or skipped) and the copy references beside them.
+  std::vector<SweepPoint> points;
+  SweepAdvice advice;  ///< advise_across_sizes over the points
+  /// Why there is no recommendation, with what to measure instead ("" if
+  /// there is one).
+  std::string no_recommendation;
+  std::vector<HostTransfer> transfers;
+  std::vector<HostTransfer> element_reads;
   std::vector<LatencyResult> latency;
   std::vector<std::string> notes;     ///< how the sweep was chosen
   std::vector<std::string> warnings;  ///< what makes the numbers doubtful

@@ -2,7 +2,8 @@
 # if PLOT_DIR is set) and checks that what it wrote holds together:
 #   - exit status 0, and the run took well under a minute;
 #   - every measured row: every element verified, GB/s = bytes / median,
-#     % of the reference = GB/s / the fastest reference at that size, the
+#     % of the reference = GB/s / the fastest reference at that size where
+#     that reference is reliable (else null, and the text says "unreliable"), the
 #     DRAM peak column null exactly where the peak is unknown;
 #   - references: 2 N sizeof(T) bytes each, the fastest named per size;
 #   - advice per size, and each advised configuration runs again when fed to
@@ -37,7 +38,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/../check_helpers.cmake)
 file(READ "${_json}" _doc)
 string(JSON _tool GET "${_doc}" tool)
 string(JSON _schema GET "${_doc}" schema)
-if(NOT _tool STREQUAL "addscope-bench" OR NOT _schema STREQUAL "addscope-bench/3")
+if(NOT _tool STREQUAL "addscope-bench" OR NOT _schema STREQUAL "addscope-bench/4")
   message(FATAL_ERROR "tool = '${_tool}', schema = '${_schema}'")
 endif()
 json_get(_peak "${_doc}" device dram_peak_gbps)
@@ -88,7 +89,8 @@ foreach(_i RANGE ${_last})
   string(JSON _v GET "${_row}" verified)
   string(JSON _chk GET "${_row}" check checked_elements)
   string(JSON _ref GET "${_row}" reference_gbps)
-  string(JSON _pr GET "${_row}" pct_of_reference)
+  json_get(_pr "${_row}" pct_of_reference)
+  string(JSON _rel GET "${_row}" reference_reliable)
   json_get(_pp "${_row}" pct_of_dram_peak)
   math(EXPR _want "12 * ${_n}")
   if(NOT _v OR NOT _chk EQUAL _n OR NOT _b EQUAL _want)
@@ -96,7 +98,13 @@ foreach(_i RANGE ${_last})
   endif()
   check_rate("row ${_i} (${_cfg})" "${_g}" "${_b}" "${_med}" "${_pp}" "${_peak}")
   near("row ${_i} reference" "${_ref}" "${_ref_${_n}}")
-  near("row ${_i} % of the reference" "${_pr}" "100 * ${_g} / ${_ref}")
+  if(_rel)
+    near("row ${_i} % of the reference" "${_pr}" "100 * ${_g} / ${_ref}")
+  elseif(NOT _pr STREQUAL "null")
+    message(FATAL_ERROR "row ${_i}: ${_pr}% of a reference marked unreliable")
+  else()
+    need("unreliable")
+  endif()
 endforeach()
 if(_measured LESS 1)
   message(FATAL_ERROR "no measured rows")

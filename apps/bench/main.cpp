@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "addscope/addscope.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "bench_plan.hpp"
 #include "bench_progress.hpp"
 #include "bench_report.hpp"
@@ -25,7 +26,6 @@
 #include "bench_types.hpp"
 #include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Format.hpp"
 #if defined(ADDSCOPE_BENCH_MPI)
 #include "addscope/mpi/addscope_RankPlacement.hpp"
 #include "bench_mpi.hpp"
@@ -66,66 +66,37 @@ Options make_options(const apps::CommandLine& cl, const std::string& min_text,
   return o;
 }
 
-int run(const Options& o) {
-  const Exec exec;
-  const double t0 = host_seconds();
-  Report report;
-  report.options = o;
-  try {
-    report.device = device_info(exec);
-    int team_max = 1 << 20;
+/// The device and the plan; throws InvalidArgument for values that cannot
+/// run here (nothing is measured then).
+void plan_run(const Exec& exec, const Options& o, Report& report) {
+  report.device = device_info(exec);
+  int team_max = 1 << 20;
+  for (const auto t : o.common.types)
+    apps::with_type(t, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      team_max = std::min(team_max, team_max_for<T>(exec));
+    });
+  report.plan = make_plan(o, report.device, team_max,
+                          available_bytes<Kokkos::HostSpace>());
+  if (report.plan.user_configs)
     for (const auto t : o.common.types)
       apps::with_type(t, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        team_max = std::min(team_max, team_max_for<T>(exec));
+        validate_configs<typename decltype(tag)::type>(exec, o.configs_flag,
+                                                       report.plan.candidates);
       });
-    report.plan = make_plan(o, report.device, team_max,
-                            available_bytes<Kokkos::HostSpace>());
-    if (report.plan.user_configs)
-      for (const auto t : o.common.types)
-        apps::with_type(t, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          try {
-            validate_configs<T>(exec, report.plan.candidates);
-          } catch (const InvalidArgument& e) {
-            throw InvalidArgument(o.configs_flag + ": " + e.what(), e.where());
-          }
-        });
-  } catch (const InvalidArgument& e) {
-    apps::print_error(kProgram, e);
-    return apps::exit_usage;
-  }
-  const Plan& plan = report.plan;
-  report.notes = plan.notes;
+  report.notes = report.plan.notes;
+}
 
+/// Every measurement of the plan, with progress on stderr.
+void measure(const Exec& exec, Report& report) {
+  const Plan& plan = report.plan;
   const DeviceInfo& dev = report.device;
-  std::size_t steps = 0;
-  double weight = 0;
-  for (const auto t : plan.types)
-    for (auto n : plan.sizes) {
-      weight += point_weight(plan, n, apps::size_of(t), true);
-      ++steps;
-      for (std::size_t i = 0; i < plan.candidates.size(); ++i) {
-        weight += point_weight(plan, n, apps::size_of(t), false);
-        ++steps;
-      }
-    }
-  if (plan.transfers)
-    for (auto n : plan.sizes) {
-      weight += (dev.is_gpu ? 20 : 1) *
-                Progress::weight(transfer_bytes(n, sizeof(float)),
-                                 (std::max(1, plan.advisor.measure.warmup) +
-                                  plan.advisor.measure.repeat) *
-                                     (dev.has_pinned ? 4 : 2) *
-                                     (dev.has_cuda_runtime ? 2 : 1));
-      ++steps;
-    }
-  Progress progress(weight, steps);
+  Progress progress(total_weight(plan, dev));
   progress.message(fmt::format(
       "{}: Kokkos {}, execution space {}, on {} ({} {}): {} sizes x {} "
       "configurations x {} type(s), repeat {}",
-      kProgram, apps::version_text(KOKKOS_VERSION), dev.exec_space, dev.name,
-      dev.units, dev.units_name, plan.sizes.size(), plan.candidates.size(),
+      kProgram, report.kokkos_version, dev.exec_space, dev.name, dev.units,
+      dev.units_name, plan.sizes.size(), plan.candidates.size(),
       plan.types.size(), plan.advisor.measure.repeat));
   for (const auto t : plan.types)
     apps::with_type(t, [&](auto tag) {
@@ -145,9 +116,10 @@ int run(const Options& o) {
         "the run: other processes competed for the cores, so host timings "
         "are slower and noisier than the hardware allows",
         load, dev.concurrency));
-  compute_advice(report);
-  report.elapsed_s = host_seconds() - t0;
+}
 
+/// The text on stdout, then --json, --csv and --plot.
+void write_outputs(const Options& o, const Report& report) {
   std::cout << render_text(report);
   std::vector<std::string> wrote;
   if (!o.common.json.empty()) {
@@ -164,8 +136,51 @@ int run(const Options& o) {
       wrote.push_back(p);
   for (const auto& w : wrote) std::cout << "wrote " << w << "\n";
   std::cout << fmt::format("measured in {} (elapsed_s in the JSON)\n",
-                           apps::format_seconds(report.elapsed_s));
+                           format_seconds(report.elapsed_s));
   std::cout.flush();
+}
+
+/// The bench's own flags (the shared ones are apps::CommandLine's).
+void add_flags(CLI::App& app, Options& o, std::string& min_text,
+               std::string& max_text) {
+  app.add_option("--min-log2", min_text,
+                 "smallest size 2^k (default: 10; --quick 16)")
+      ->type_name("K");
+  app.add_option("--max-log2", max_text,
+                 "largest size 2^k (default: GPU 28, host 26, shrunk to the "
+                 "memory; --quick 22)")
+      ->type_name("K");
+  app.add_option("--csv", o.csv, "write the add rows as CSV to FILE")
+      ->type_name("FILE");
+  app.add_option("--plot", o.plot,
+                 "write PNG plots (and their data and gnuplot script) into "
+                 "DIR (created if missing; needs gnuplot)")
+      ->type_name("DIR");
+  app.add_flag("--quick", o.quick,
+               "a short sweep: sizes 2^16..2^22, six configurations, repeat "
+               "3, warmup 1, fewer launches for the latency");
+  app.add_flag("--no-transfers", o.skip_transfers,
+               "skip the host<->device transfers and single-element reads");
+  app.add_flag("--no-latency", o.skip_latency,
+               "skip the launch latency of an empty kernel");
+}
+
+int run(const Options& o) {
+  const Exec exec;
+  const double t0 = host_seconds();
+  Report report;
+  report.options = o;
+  report.kokkos_version = version_text(KOKKOS_VERSION);
+  try {
+    plan_run(exec, o, report);
+  } catch (const InvalidArgument& e) {
+    apps::print_error(kProgram, e);
+    return apps::exit_usage;
+  }
+  measure(exec, report);
+  compute_advice(report);
+  report.elapsed_s = host_seconds() - t0;
+  write_outputs(o, report);
   if (report.verify_failures) {
     std::cerr << kProgram << ": " << report.verify_failures
               << " add result(s) were wrong (see the 'check' column)\n";
@@ -202,27 +217,7 @@ int main(int argc, char** argv) {
       defaults);
   bench::Options o;
   std::string min_text, max_text;
-  auto& app = cl.app();
-  app.add_option("--min-log2", min_text,
-                 "smallest size 2^k (default: 10; --quick 16)")
-      ->type_name("K");
-  app.add_option("--max-log2", max_text,
-                 "largest size 2^k (default: GPU 28, host 26, shrunk to the "
-                 "memory; --quick 22)")
-      ->type_name("K");
-  app.add_option("--csv", o.csv, "write the add rows as CSV to FILE")
-      ->type_name("FILE");
-  app.add_option("--plot", o.plot,
-                 "write PNG plots (and their data and gnuplot script) into "
-                 "DIR (created if missing; needs gnuplot)")
-      ->type_name("DIR");
-  app.add_flag("--quick", o.quick,
-               "a short sweep: sizes 2^16..2^22, six configurations, repeat "
-               "3, warmup 1, fewer launches for the latency");
-  app.add_flag("--no-transfers", o.skip_transfers,
-               "skip the host<->device transfers and single-element reads");
-  app.add_flag("--no-latency", o.skip_latency,
-               "skip the launch latency of an empty kernel");
+  bench::add_flags(cl.app(), o, min_text, max_text);
   const int parsed = cl.parse(argc, argv);
   if (parsed != apps::keep_going) return parsed;
   try {

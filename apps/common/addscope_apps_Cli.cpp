@@ -10,7 +10,7 @@
 
 #include "addscope/addscope_Version.hpp"
 #include "addscope/core/addscope_Error.hpp"
-#include "common/addscope_apps_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 
 namespace addscope {
 namespace apps {
@@ -201,6 +201,57 @@ std::string CommandLine::spelling(const std::string& flag) const {
   return flag;
 }
 
+void CommandLine::read_common_options() {
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += x + " ";
+    return s;
+  };
+  if (given("--sizes")) {
+    const std::string flag = spelling("--sizes");
+    for (const auto& s : split_list(join(sizes_)))
+      opt_.sizes.push_back(parse_size(flag, s));
+    ADDSCOPE_THROW_IF(opt_.sizes.empty(),
+                      flag << " is empty; allowed: one or more sizes");
+  }
+  const std::string tflag = spelling("--types");
+  const auto types =
+      given("--types") ? split_list(join(types_)) : split_list(defaults_.types);
+  for (const auto& t : types) {
+    if (t == "all") {
+      for (ValueType v : all_value_types()) opt_.types.push_back(v);
+    } else {
+      opt_.types.push_back(parse_value_type(tflag, t));
+    }
+  }
+  ADDSCOPE_THROW_IF(opt_.types.empty(),
+                    tflag << " is empty; allowed: " << value_type_names());
+  std::vector<ValueType> unique;
+  for (ValueType t : opt_.types)
+    if (std::find(unique.begin(), unique.end(), t) == unique.end())
+      unique.push_back(t);
+  opt_.types = unique;
+  if (given("--configs")) {
+    const std::string flag = spelling("--configs");
+    try {
+      opt_.configs = parse_launch_config_list(join(configs_));
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(flag + ": " + e.what(), e.where());
+    }
+  }
+  opt_.repeat = given("--repeat")
+                    ? int(parse_int("--repeat", repeat_, 1, 1000000))
+                    : defaults_.repeat;
+  opt_.warmup = given("--warmup")
+                    ? int(parse_int("--warmup", warmup_, 0, 1000000))
+                    : defaults_.warmup;
+  opt_.seed =
+      given("--seed")
+          ? std::uint64_t(parse_int("--seed", seed_, 0,
+                                    std::numeric_limits<long long>::max()))
+          : defaults_.seed;
+}
+
 int CommandLine::parse(int argc, char** argv) {
   std::vector<char*> mine{argv[0]};
   kokkos_.clear();
@@ -238,54 +289,7 @@ int CommandLine::parse(int argc, char** argv) {
     return exit_usage;
   }
   try {
-    auto join = [](const std::vector<std::string>& v) {
-      std::string s;
-      for (const auto& x : v) s += x + " ";
-      return s;
-    };
-    if (given("--sizes")) {
-      const std::string flag = spelling("--sizes");
-      for (const auto& s : split_list(join(sizes_)))
-        opt_.sizes.push_back(parse_size(flag, s));
-      ADDSCOPE_THROW_IF(opt_.sizes.empty(),
-                        flag << " is empty; allowed: one or more sizes");
-    }
-    const std::string tflag = spelling("--types");
-    const auto types = given("--types") ? split_list(join(types_))
-                                        : split_list(defaults_.types);
-    for (const auto& t : types) {
-      if (t == "all") {
-        for (ValueType v : all_value_types()) opt_.types.push_back(v);
-      } else {
-        opt_.types.push_back(parse_value_type(tflag, t));
-      }
-    }
-    ADDSCOPE_THROW_IF(opt_.types.empty(),
-                      tflag << " is empty; allowed: " << value_type_names());
-    std::vector<ValueType> unique;
-    for (ValueType t : opt_.types)
-      if (std::find(unique.begin(), unique.end(), t) == unique.end())
-        unique.push_back(t);
-    opt_.types = unique;
-    if (given("--configs")) {
-      const std::string flag = spelling("--configs");
-      try {
-        opt_.configs = parse_launch_config_list(join(configs_));
-      } catch (const InvalidArgument& e) {
-        throw InvalidArgument(flag + ": " + e.what(), e.where());
-      }
-    }
-    opt_.repeat = given("--repeat")
-                      ? int(parse_int("--repeat", repeat_, 1, 1000000))
-                      : defaults_.repeat;
-    opt_.warmup = given("--warmup")
-                      ? int(parse_int("--warmup", warmup_, 0, 1000000))
-                      : defaults_.warmup;
-    opt_.seed =
-        given("--seed")
-            ? std::uint64_t(parse_int("--seed", seed_, 0,
-                                      std::numeric_limits<long long>::max()))
-            : defaults_.seed;
+    read_common_options();
   } catch (const InvalidArgument& e) {
     print_error(program_, e);
     return exit_usage;

@@ -96,6 +96,9 @@ class CommandLine {
   void warn_unused_kokkos_args() const;
 
  private:
+  /// The shared options from what CLI11 read; throws InvalidArgument naming
+  /// the flag as typed.
+  void read_common_options();
   std::string program_;
   CLI::App app_;
   CliDefaults defaults_;

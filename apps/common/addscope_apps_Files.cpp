@@ -4,35 +4,20 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "addscope/core/addscope_Error.hpp"
+#include "addscope/core/addscope_OutputFile.hpp"
 
 namespace addscope {
 namespace apps {
 
 void write_file_atomic(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f)
-      ADDSCOPE_RUNTIME_ERROR("cannot write '" << path << "' (cannot create "
-                                              << tmp << ")");
-    f << content;
-    f.flush();
-    if (!f) {
-      std::remove(tmp.c_str());
-      ADDSCOPE_RUNTIME_ERROR("cannot write '" << path << "' (write failed)");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    ADDSCOPE_RUNTIME_ERROR("cannot write '" << path << "' (rename failed)");
-  }
+  std::string error;
+  if (!write_file_atomically(path, content, &error))
+    ADDSCOPE_RUNTIME_ERROR(error);
 }
 
 void check_writable(const std::string& flag, const std::string& path) {
@@ -47,6 +32,9 @@ void check_writable(const std::string& flag, const std::string& path) {
                          << dir
                          << "' missing or read-only); allowed: a file "
                             "path in a writable folder");
+  const std::string problem = output_path_problem(path);
+  ADDSCOPE_THROW_IF(!problem.empty(), flag << " = " << problem
+                                           << "; allowed: a regular file path");
   ADDSCOPE_THROW_IF(
       ::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0,
       flag << " = '" << path

@@ -8,11 +8,14 @@
 namespace addscope {
 namespace apps {
 
-/// Writes `content` to `path` through a temporary file and a rename, so that
-/// `path` is complete or untouched. Throws RuntimeError naming the path.
+/// Writes `content` to `path` whole or not at all, through addscope's one
+/// safe writer (addscope::write_file_atomically: regular files only, a
+/// temporary next to the target, fsync, rename). Throws RuntimeError naming
+/// the path.
 void write_file_atomic(const std::string& path, const std::string& content);
 /// Throws InvalidArgument naming `flag` if `path` cannot be created (its
-/// folder is missing or not writable, or it is a read-only file).
+/// folder is missing or not writable, it is a read-only file, or it exists
+/// and is not a regular file: a link, a device, a FIFO, a folder).
 void check_writable(const std::string& flag, const std::string& path);
 /// Creates folder `dir` if missing; throws InvalidArgument naming `flag` if
 /// it cannot be, or is not a writable folder.

@@ -1,7 +1,8 @@
 // addscope apps — the apps under mpirun: MPI and Kokkos brought up through
 // addscope::mpi::ScopeGuard with the command line's --kokkos-* arguments,
-// every rank's placement known everywhere, rank 0 speaking for all; and the
-// MPI component's results as JSON. Built only with the MPI component.
+// every rank's placement known everywhere, rank 0 speaking for all (the MPI
+// results' JSON: addscope/mpi/addscope_MpiJson.hpp). Built only with the MPI
+// component.
 #ifndef ADDSCOPE_APPS_COMMON_MPI_HPP
 #define ADDSCOPE_APPS_COMMON_MPI_HPP
 
@@ -43,13 +44,6 @@ class MpiRun {
   mpi::ScopeGuard guard_;
   std::vector<mpi::RankPlacement> all_;
 };
-
-json to_json(const mpi::RankPlacement& p);
-json to_json(const mpi::RankTimes& t);
-json to_json(const mpi::CrossRankPhase& p);
-json to_json(const mpi::WeakScaling& w);
-json to_json(const mpi::RankSequence& s);
-json to_json(const mpi::CollectiveFindings& f);
 
 }  // namespace apps
 }  // namespace addscope

@@ -1,6 +1,7 @@
 // The apps' shared layer: tables, files, the command-line vocabulary.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -11,7 +12,6 @@
 #include "addscope/core/addscope_Error.hpp"
 #include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Format.hpp"
 #include "common/addscope_apps_Table.hpp"
 
 namespace apps = addscope::apps;
@@ -56,18 +56,31 @@ TEST(Files, AtomicWriteAndWritableCheck) {
   }
   EXPECT_THROW(apps::write_file_atomic(dir + "/missing/r.json", "x"),
                addscope::RuntimeError);
+  // Not a regular file: refused before anything is measured, and never
+  // followed or replaced when written.
+  const std::string link = dir + "/link.json";
+  ASSERT_EQ(symlink(file.c_str(), link.c_str()), 0);
+  for (const std::string& p : {link, std::string("/dev/null"), dir}) {
+    SCOPED_TRACE(p);
+    try {
+      apps::check_writable("--json", p);
+      ADD_FAILURE() << "accepted";
+    } catch (const addscope::InvalidArgument& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("--json = '" + p + "' is ", 0), 0u)
+          << e.what();
+    }
+  }
+  try {
+    apps::write_file_atomic(link, "replaced");
+    ADD_FAILURE() << "wrote through a link";
+  } catch (const addscope::RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find(link), std::string::npos) << e.what();
+  }
+  std::ifstream again(file);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(again)), {}), "{}\n");
+  std::remove(link.c_str());
   std::remove(file.c_str());
   rmdir(tmpl);
-}
-
-TEST(Format, NumbersAsTheAppsPrintThem) {
-  EXPECT_EQ(apps::size_name(1 << 20), "2^20");
-  EXPECT_EQ(apps::size_name(1000000), "1000000");
-  EXPECT_EQ(apps::format_pct(88.4), "88%");
-  EXPECT_EQ(apps::format_pct(88.4, false), "n/a");
-  EXPECT_EQ(apps::version_text(30401), "3.4.1");
-  EXPECT_EQ(apps::version_text(40699), "4.6.99");
-  EXPECT_EQ(apps::format_seconds(0.0000185), "18.5 us");
 }
 
 TEST(Cli, SizesInEveryAcceptedSpelling) {

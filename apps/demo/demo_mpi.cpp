@@ -19,10 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "addscope/core/addscope_Format.hpp"
+#include "addscope/mpi/addscope_MpiJson.hpp"
+#include "common/addscope_apps_Configs.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Format.hpp"
 #include "common/addscope_apps_Inputs.hpp"
-#include "common/addscope_apps_Json.hpp"
 #include "common/addscope_apps_Mpi.hpp"
 #include "common/addscope_apps_Table.hpp"
 #include "common/addscope_apps_Types.hpp"
@@ -35,7 +36,7 @@ namespace {
 constexpr const char* kProgram = "addscope-demo";
 using Exec = Kokkos::DefaultExecutionSpace;
 using Mem = Exec::memory_space;
-using apps::json;
+using json = nlohmann::json;
 
 std::string t(double s) { return format_seconds(s); }
 
@@ -58,6 +59,270 @@ class Story {
 std::string over_ranks(const mpi::RankTimes& c) {
   return fmt::format("min {} (rank {}), max {} (rank {}), mean {}", t(c.min_s),
                      c.fastest_rank, t(c.max_s), c.slowest_rank, t(c.mean_s));
+}
+
+/// Every column of the table over the ranks.
+struct OverRanks {
+  mpi::RankTimes launch, sum, stage, coll, arrival, kernel, stage_alone,
+      coll_alone;
+};
+
+/// The table: one line per rank, then min, max and mean over the ranks.
+std::string rank_table(const mpi::CollectiveAfterLaunch& r, int reads,
+                       OverRanks& m) {
+  std::vector<std::vector<double>> c(8);
+  apps::Table table({"rank", "kernel", "launch", "checksum", r.staging,
+                     r.collective, "entered at", "kernel (fenced)",
+                     "staging alone", r.collective + " alone"});
+  for (const auto& s : r.ranks) {
+    const std::vector<double> v = {s.launch_s(),
+                                   s.checksum_s(),
+                                   s.stage_s(),
+                                   s.collective_s(),
+                                   s.arrival_s(),
+                                   s.kernel_s,
+                                   s.stage_alone.median_s,
+                                   s.collective_alone.median_s};
+    std::vector<std::string> cells = {std::to_string(s.rank), s.kernel};
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      cells.push_back(t(v[k]));
+      c[k].push_back(v[k]);
+    }
+    table.add(cells);
+  }
+  m = {mpi::RankTimes::of(c[0]), mpi::RankTimes::of(c[1]),
+       mpi::RankTimes::of(c[2]), mpi::RankTimes::of(c[3]),
+       mpi::RankTimes::of(c[4]), mpi::RankTimes::of(c[5]),
+       mpi::RankTimes::of(c[6]), mpi::RankTimes::of(c[7])};
+  const std::vector<const mpi::RankTimes*> cols = {
+      &m.launch,  &m.sum,    &m.stage,       &m.coll,
+      &m.arrival, &m.kernel, &m.stage_alone, &m.coll_alone};
+  for (const std::string w : {"min", "max", "mean"}) {
+    std::vector<std::string> cells = {w, ""};
+    for (const auto* col : cols) {
+      const double v = w == "min"   ? col->min_s
+                       : w == "max" ? col->max_s
+                                    : col->mean_s;
+      const int at = w == "min" ? col->fastest_rank : col->slowest_rank;
+      cells.push_back(w == "mean" ? t(v) : fmt::format("{} (r{})", t(v), at));
+    }
+    table.add(cells);
+  }
+  return fmt::format(
+             "Naive (no fence), then fenced (medians of {}). 'entered at': "
+             "when the rank entered {}, {}.\n",
+             reads, r.collective,
+             r.one_clock
+                 ? "from the first rank leaving an MPI_Barrier (one node: "
+                   "the ranks' steady clocks agree)"
+                 : "from the rank's own exit from an MPI_Barrier (ranks on "
+                   "several nodes: their clocks are not compared; the "
+                   "barrier's exit skew is in these times)") +
+         table.text() + "\n";
+}
+
+/// What the gathered numbers say, and the numbering of the items.
+struct Teller {
+  const mpi::CollectiveAfterLaunch& r;
+  const mpi::CollectiveFindings& f;
+  const OverRanks& m;
+  Story story;
+  int item = 0;
+  std::string no() { return std::to_string(++item) + ". "; }
+  const mpi::RankSequence& rank(int q) const { return r.ranks[std::size_t(q)]; }
+};
+
+/// Items 1 and 2: the sequence, who entered the collective when, who
+/// waited there for whom.
+void say_waits(Teller& tl, int slow) {
+  const auto& r = tl.r;
+  const auto& f = tl.f;
+  const int ranks = int(r.ranks.size());
+  tl.story.say(fmt::format(
+      "{}The naive sequence, on every rank: launch the add, launch the "
+      "checksum of the block, {} into a host mirror, {} on it — no fence. "
+      "Rank {} launched {}; the others {}.",
+      tl.no(), r.staging, r.collective, slow, tl.rank(slow).kernel,
+      ranks > 1 ? tl.rank(slow == 0 ? 1 : 0).kernel
+                : std::string("(none: one rank)")));
+  tl.story.say(fmt::format(
+      "{}Entering {}: {} ({} the first, {} the last). A wait counts from "
+      "{}: the larger of 10 us and the spread of {} alone over every rank "
+      "and run.",
+      tl.no(), r.collective, over_ranks(tl.m.arrival),
+      fmt::format("rank {}", f.first_rank), fmt::format("rank {}", f.last_rank),
+      t(f.collective_threshold_s), r.collective));
+  if (ranks == 1)
+    tl.story.say(
+        "   One rank: there is no other rank to wait for (run with "
+        "mpirun -np 2 or more).");
+  for (const auto& w : f.waits)
+    tl.story.say(fmt::format(
+        "   rank {} waited {} in {} for rank {}{} (it took {}, {} alone; "
+        "rank {} entered {} later).",
+        w.rank, t(w.wait_s), r.collective, w.for_rank,
+        w.for_kernel.empty() ? std::string() : "'s " + w.for_kernel,
+        t(tl.rank(w.rank).collective_s()),
+        t(tl.rank(w.rank).collective_alone.median_s), w.for_rank,
+        t(w.arrival_gap_s)));
+  for (int q : f.unexplained)
+    tl.story.say(fmt::format(
+        "   rank {}'s {} took {} more than alone, but no rank entered later "
+        "by as much: not a wait for another rank.",
+        q, r.collective,
+        t(tl.rank(q).collective_s() - tl.rank(q).collective_alone.median_s)));
+  if (f.waits.empty() && f.unexplained.empty() && ranks > 1)
+    tl.story.say(fmt::format(
+        "   No rank waited in {} beyond noise: every rank entered within {} "
+        "of the first.",
+        r.collective, t(tl.m.arrival.spread_s())));
+}
+
+/// Where the last rank lost its time (mpi::explain's LateCause).
+void say_late(Teller& tl) {
+  const auto& r = tl.r;
+  const auto& l = tl.f.late;
+  const auto& last = tl.rank(tl.f.last_rank);
+  const bool async = r.async_backend;
+  switch (l.cause) {
+    case mpi::LateCause::Staging:
+      tl.story.say(fmt::format(
+          "{}Rank {} came late because its {} waited {} for its own {} (the "
+          "staging alone takes {}; fenced, that kernel takes {}, the other "
+          "ranks' at most {}).",
+          tl.no(), l.rank, r.staging, t(l.cause_s), l.kernel,
+          t(last.stage_alone.median_s), t(l.kernel_s), t(l.others_kernel_s)));
+      if (!last.tracker_line.empty())
+        tl.story.say("   The sync tracker on rank " + std::to_string(l.rank) +
+                     ": " + last.tracker_line);
+      break;
+    case mpi::LateCause::Launch:
+      tl.story.say(fmt::format(
+          "{}Rank {} came late because its launch of {} took {} ({} more "
+          "than the other ranks' launches){}; its {} then took {}, no wait.",
+          tl.no(), l.rank, l.kernel, t(last.launch_s()), t(l.cause_s),
+          async ? ""
+                : fmt::format(": on {} launches are synchronous, the kernel "
+                              "ran inside the launch call",
+                              r.exec_space),
+          r.staging, t(last.stage_s())));
+      break;
+    case mpi::LateCause::Checksum:
+      tl.story.say(fmt::format(
+          "{}Rank {} came late because its checksum took {} ({} more than "
+          "the other ranks'){}, not because of its {}.",
+          tl.no(), l.rank, t(last.checksum_s()), t(l.cause_s),
+          async ? ""
+                : fmt::format(" (on {} computed inside its launch)",
+                              r.exec_space),
+          l.kernel));
+      break;
+    case mpi::LateCause::Other:
+      tl.story.say(fmt::format(
+          "{}Rank {} entered {} later than rank {}, but neither its launch "
+          "({}), its checksum ({}) nor its {} ({}, {} alone) accounts for "
+          "half of that: the cause is not measured here.",
+          tl.no(), l.rank, t(l.gap_s), tl.f.first_rank, t(last.launch_s()),
+          t(last.checksum_s()), r.staging, t(last.stage_s()),
+          t(last.stage_alone.median_s)));
+      break;
+    case mpi::LateCause::None:
+      break;
+  }
+}
+
+std::string conclusion(const Teller& tl) {
+  const auto& r = tl.r;
+  const auto& f = tl.f;
+  const auto& k = tl.m.kernel;
+  if (!f.waits.empty() && !f.waits.front().for_kernel.empty()) {
+    const auto& w = f.waits.front();
+    return fmt::format(
+        "Conclusion: the {} that rank {} would blame on {} (\"the network "
+        "is slow\") was rank {}'s {}; {} itself takes {} there. {}",
+        t(tl.rank(w.rank).collective_s()), w.rank, r.collective, w.for_rank,
+        w.for_kernel, r.collective,
+        t(tl.rank(w.rank).collective_alone.median_s),
+        r.async_backend
+            ? fmt::format("A fence after the launch puts the time where it "
+                          "belongs: in rank {}'s fence ({} fenced).",
+                          w.for_rank, t(tl.rank(w.for_rank).kernel_s))
+            : fmt::format("On {} there is nothing to fence: the time was "
+                          "rank {}'s launch call, which ran the kernel.",
+                          r.exec_space, w.for_rank));
+  }
+  if (!f.waits.empty()) {
+    const auto& w = f.waits.front();
+    return fmt::format(
+        "Conclusion: rank {} waited {} in {} for rank {}, but not for a "
+        "kernel: rank {}'s kernel was not what made it late (see above); "
+        "the slowest kernel, rank {}'s {}, takes {} fenced.",
+        w.rank, t(w.wait_s), r.collective, w.for_rank, w.for_rank,
+        k.slowest_rank, tl.rank(k.slowest_rank).kernel, t(k.max_s));
+  }
+  return fmt::format(
+      "Conclusion: nothing was hidden in {} here: no rank waited beyond "
+      "noise for another; the slowest kernel, rank {}'s {}, takes {} "
+      "fenced.",
+      r.collective, k.slowest_rank, tl.rank(k.slowest_rank).kernel, t(k.max_s));
+}
+
+/// All the sentences, items numbered in order.
+Story tell(const mpi::CollectiveAfterLaunch& r,
+           const mpi::CollectiveFindings& f, const OverRanks& m, int slow,
+           bool ok, const Verification& check) {
+  Teller tl{r, f, m, Story(), 0};
+  say_waits(tl, slow);
+  say_late(tl);
+  tl.story.say(fmt::format(
+      "{}Fenced, each step alone: the kernels take {}; {} {}; {} {}.", tl.no(),
+      over_ranks(m.kernel), r.staging, over_ranks(m.stage_alone), r.collective,
+      over_ranks(m.coll_alone)));
+  tl.story.say(fmt::format(
+      "{}The {} of the staged checksums gave {:#018x}, {} the checksum of "
+      "the finished vector ({:#018x}): the staging {}.",
+      tl.no(), r.collective, r.naive_sum, r.checksum_ok() ? "equal to" : "NOT",
+      r.expected_sum,
+      r.checksum_ok() ? "waited for every kernel, as deep_copy must"
+                      : "read unfinished data"));
+  tl.story.say(conclusion(tl));
+  tl.story.say(ok ? "All results verified: every element of out equals x + y "
+                    "on every rank, compared on the device."
+                  : "WRONG RESULTS: " +
+                        (check.ok() ? std::string("the checksum differs")
+                                    : check.detail));
+  return std::move(tl.story);
+}
+
+json run_json(const DemoOptions& o, const char* type_name,
+              const mpi::BlockDistribution& dist,
+              const mpi::CollectiveAfterLaunch& r,
+              const mpi::CollectiveFindings& f, const Verification& check,
+              int slow, const Story& story, bool ok) {
+  json j;
+  const int ranks = int(r.ranks.size());
+  j["n"] = o.n;
+  j["type"] = type_name;
+  j["ranks"] = ranks;
+  j["slow_rank"] = slow;
+  j["counts"] = json::array();
+  for (int q = 0; q < ranks; ++q) j["counts"].push_back(dist.count(q));
+  j["execution_space"] = r.exec_space;
+  j["async_backend"] = r.async_backend;
+  j["kokkos_version"] = version_text(KOKKOS_VERSION);
+  j["device"] = to_json(device_info(Exec()));
+  j["collective"] = r.collective;
+  j["staging"] = r.staging;
+  j["sequence"] = json::array();
+  for (const auto& s : r.ranks) j["sequence"].push_back(mpi::to_json(s));
+  j["findings"] = mpi::to_json(f);
+  j["checksum"] = {{"naive", r.naive_sum},
+                   {"expected", r.expected_sum},
+                   {"ok", r.checksum_ok()}};
+  j["check"] = to_json(check);
+  j["sentences"] = story.lines();
+  j["verified"] = ok;
+  return j;
 }
 
 template <class T>
@@ -96,240 +361,21 @@ json run_type(apps::MpiRun& run, const DemoOptions& o, const char* type_name,
     std::cerr << kProgram << ": WRONG RESULT: " << check.detail << "\n";
 
   // Only rank 0 speaks; every rank has the gathered numbers.
-  json j;
-  if (rank != 0) return j;
-  const auto dev = addscope::device_info(exec);
-  const bool async = r.async_backend;
+  if (rank != 0) return json();
   std::string counts;
   for (int q = 0; q < ranks; ++q)
     counts += (q ? " " : "") + std::to_string(dist.count(q));
   std::cout << fmt::format(
       "addscope-demo across {} MPI ranks: N = {} {} in blocks of {}; Kokkos "
       "{}, execution space {} ({} launches) on {}\n\n",
-      ranks, o.n, type_name, counts, apps::version_text(KOKKOS_VERSION),
-      r.exec_space, async ? "asynchronous" : "synchronous", dev.name);
+      ranks, o.n, type_name, counts, version_text(KOKKOS_VERSION), r.exec_space,
+      r.async_backend ? "asynchronous" : "synchronous", device_info(exec).name);
   std::cout << run.placement_table() << "\n";
-
-  // ---- the table: one line per rank, then over ranks ---------------------
-  std::vector<double> c_launch, c_sum, c_stage, c_coll, c_arrival, c_kernel,
-      c_stage_alone, c_coll_alone;
-  apps::Table table({"rank", "kernel", "launch", "checksum", r.staging,
-                     r.collective, "entered at", "kernel (fenced)",
-                     "staging alone", r.collective + " alone"});
-  for (const auto& s : r.ranks) {
-    const double sum_s = s.stage_begin_s - s.launch_end_s;
-    table.add({std::to_string(s.rank), s.kernel, t(s.launch_s()), t(sum_s),
-               t(s.stage_s()), t(s.collective_s()), t(s.arrival_s()),
-               t(s.kernel_s), t(s.stage_alone.median_s),
-               t(s.collective_alone.median_s)});
-    c_launch.push_back(s.launch_s());
-    c_sum.push_back(sum_s);
-    c_stage.push_back(s.stage_s());
-    c_coll.push_back(s.collective_s());
-    c_arrival.push_back(s.arrival_s());
-    c_kernel.push_back(s.kernel_s);
-    c_stage_alone.push_back(s.stage_alone.median_s);
-    c_coll_alone.push_back(s.collective_alone.median_s);
-  }
-  const auto m_launch = mpi::RankTimes::of(c_launch),
-             m_sum = mpi::RankTimes::of(c_sum),
-             m_stage = mpi::RankTimes::of(c_stage),
-             m_coll = mpi::RankTimes::of(c_coll),
-             m_arrival = mpi::RankTimes::of(c_arrival),
-             m_kernel = mpi::RankTimes::of(c_kernel),
-             m_stage_alone = mpi::RankTimes::of(c_stage_alone),
-             m_coll_alone = mpi::RankTimes::of(c_coll_alone);
-  const std::vector<const mpi::RankTimes*> cols = {
-      &m_launch,  &m_sum,    &m_stage,       &m_coll,
-      &m_arrival, &m_kernel, &m_stage_alone, &m_coll_alone};
-  for (const char* what : {"min", "max", "mean"}) {
-    std::vector<std::string> cells = {what, ""};
-    for (const auto* c : cols) {
-      const std::string w = what;
-      const double v = w == "min"   ? c->min_s
-                       : w == "max" ? c->max_s
-                                    : c->mean_s;
-      const int at = w == "min" ? c->fastest_rank : c->slowest_rank;
-      cells.push_back(w == "mean" ? t(v) : fmt::format("{} (r{})", t(v), at));
-    }
-    table.add(cells);
-  }
-  std::cout << fmt::format(
-      "Naive (no fence), then fenced (medians of {}). 'entered at': when the "
-      "rank entered {}, {}.\n",
-      o.reads, r.collective,
-      r.one_clock ? "from the first rank leaving an MPI_Barrier (one node: "
-                    "the ranks' steady clocks agree)"
-                  : "from the rank's own exit from an MPI_Barrier (ranks on "
-                    "several nodes: their clocks are not compared; the "
-                    "barrier's exit skew is in these times)");
-  std::cout << table.text() << "\n";
-
-  // ---- the sentences -------------------------------------------------------
-  Story story;
-  int item = 0;
-  auto no = [&] { return std::to_string(++item) + ". "; };
-  const auto& last = r.ranks[std::size_t(f.last_rank)];
-  story.say(fmt::format(
-      "{}The naive sequence, on every rank: launch the add, launch the "
-      "checksum of the block, {} into a host mirror, {} on it — no fence. "
-      "Rank {} launched {}; the others {}.",
-      no(), r.staging, r.collective, slow, r.ranks[std::size_t(slow)].kernel,
-      ranks > 1 ? r.ranks[std::size_t(slow == 0 ? 1 : 0)].kernel
-                : std::string("(none: one rank)")));
-  story.say(fmt::format(
-      "{}Entering {}: {} ({} the first, {} the last). A wait counts from "
-      "{}: the larger of 10 us and the spread of {} alone over every rank "
-      "and run.",
-      no(), r.collective, over_ranks(m_arrival),
-      fmt::format("rank {}", f.first_rank), fmt::format("rank {}", f.last_rank),
-      t(f.collective_threshold_s), r.collective));
-  if (ranks == 1)
-    story.say(
-        "   One rank: there is no other rank to wait for (run with "
-        "mpirun -np 2 or more).");
-  for (const auto& w : f.waits)
-    story.say(fmt::format(
-        "   rank {} waited {} in {} for rank {}{} (it took {}, {} alone; "
-        "rank {} entered {} later).",
-        w.rank, t(w.wait_s), r.collective, w.for_rank,
-        w.for_kernel.empty() ? std::string() : "'s " + w.for_kernel,
-        t(r.ranks[std::size_t(w.rank)].collective_s()),
-        t(r.ranks[std::size_t(w.rank)].collective_alone.median_s), w.for_rank,
-        t(w.arrival_gap_s)));
-  for (int q : f.unexplained)
-    story.say(fmt::format(
-        "   rank {}'s {} took {} more than alone, but no rank entered later "
-        "by as much: not a wait for another rank.",
-        q, r.collective,
-        t(r.ranks[std::size_t(q)].collective_s() -
-          r.ranks[std::size_t(q)].collective_alone.median_s)));
-  if (f.waits.empty() && f.unexplained.empty() && ranks > 1)
-    story.say(fmt::format(
-        "   No rank waited in {} beyond noise: every rank entered within {} "
-        "of the first.",
-        r.collective, t(m_arrival.spread_s())));
-  switch (f.late.cause) {
-    case mpi::LateCause::Staging:
-      story.say(fmt::format(
-          "{}Rank {} came late because its {} waited {} for its own {} (the "
-          "staging alone takes {}; fenced, that kernel takes {}, the other "
-          "ranks' at most {}).",
-          no(), f.late.rank, r.staging, t(f.late.cause_s), f.late.kernel,
-          t(last.stage_alone.median_s), t(f.late.kernel_s),
-          t(f.late.others_kernel_s)));
-      if (!last.tracker_line.empty())
-        story.say("   The sync tracker on rank " + std::to_string(f.late.rank) +
-                  ": " + last.tracker_line);
-      break;
-    case mpi::LateCause::Launch:
-      story.say(fmt::format(
-          "{}Rank {} came late because its launch of {} took {} ({} more "
-          "than the other ranks' launches){}; its {} then took {}, no wait.",
-          no(), f.late.rank, f.late.kernel, t(last.launch_s()),
-          t(f.late.cause_s),
-          async ? ""
-                : fmt::format(": on {} launches are synchronous, the kernel "
-                              "ran inside the launch call",
-                              r.exec_space),
-          r.staging, t(last.stage_s())));
-      break;
-    case mpi::LateCause::Checksum:
-      story.say(fmt::format(
-          "{}Rank {} came late because its checksum took {} ({} more than "
-          "the other ranks'){}, not because of its {}.",
-          no(), f.late.rank, t(last.checksum_s()), t(f.late.cause_s),
-          async ? ""
-                : fmt::format(" (on {} computed inside its launch)",
-                              r.exec_space),
-          f.late.kernel));
-      break;
-    case mpi::LateCause::Other:
-      story.say(fmt::format(
-          "{}Rank {} entered {} later than rank {}, but neither its launch "
-          "({}), its checksum ({}) nor its {} ({}, {} alone) accounts for "
-          "half of that: the cause is not measured here.",
-          no(), f.late.rank, t(f.late.gap_s), f.first_rank, t(last.launch_s()),
-          t(last.checksum_s()), r.staging, t(last.stage_s()),
-          t(last.stage_alone.median_s)));
-      break;
-    case mpi::LateCause::None:
-      break;
-  }
-  story.say(fmt::format(
-      "{}Fenced, each step alone: the kernels take {}; {} {}; {} {}.", no(),
-      over_ranks(m_kernel), r.staging, over_ranks(m_stage_alone), r.collective,
-      over_ranks(m_coll_alone)));
-  story.say(fmt::format(
-      "{}The {} of the staged checksums gave {:#018x}, {} the checksum of "
-      "the finished vector ({:#018x}): the staging {}.",
-      no(), r.collective, r.naive_sum, r.checksum_ok() ? "equal to" : "NOT",
-      r.expected_sum,
-      r.checksum_ok() ? "waited for every kernel, as deep_copy must"
-                      : "read unfinished data"));
-  std::string conclusion;
-  if (!f.waits.empty() && !f.waits.front().for_kernel.empty()) {
-    const auto& w = f.waits.front();
-    conclusion = fmt::format(
-        "Conclusion: the {} that rank {} would blame on {} (\"the network "
-        "is slow\") was rank {}'s {}; {} itself takes {} there. {}",
-        t(r.ranks[std::size_t(w.rank)].collective_s()), w.rank, r.collective,
-        w.for_rank, w.for_kernel, r.collective,
-        t(r.ranks[std::size_t(w.rank)].collective_alone.median_s),
-        async ? fmt::format("A fence after the launch puts the time where it "
-                            "belongs: in rank {}'s fence ({} fenced).",
-                            w.for_rank,
-                            t(r.ranks[std::size_t(w.for_rank)].kernel_s))
-              : fmt::format("On {} there is nothing to fence: the time was "
-                            "rank {}'s launch call, which ran the kernel.",
-                            r.exec_space, w.for_rank));
-  } else if (!f.waits.empty()) {
-    const auto& w = f.waits.front();
-    conclusion = fmt::format(
-        "Conclusion: rank {} waited {} in {} for rank {}, but not for a "
-        "kernel: rank {}'s kernel was not what made it late (see above); "
-        "the slowest kernel, rank {}'s {}, takes {} fenced.",
-        w.rank, t(w.wait_s), r.collective, w.for_rank, w.for_rank,
-        m_kernel.slowest_rank,
-        r.ranks[std::size_t(m_kernel.slowest_rank)].kernel, t(m_kernel.max_s));
-  } else {
-    conclusion = fmt::format(
-        "Conclusion: nothing was hidden in {} here: no rank waited beyond "
-        "noise for another; the slowest kernel, rank {}'s {}, takes {} "
-        "fenced.",
-        r.collective, m_kernel.slowest_rank,
-        r.ranks[std::size_t(m_kernel.slowest_rank)].kernel, t(m_kernel.max_s));
-  }
-  story.say(conclusion);
-  story.say(ok ? "All results verified: every element of out equals x + y "
-                 "on every rank, compared on the device."
-               : "WRONG RESULTS: " + (check.ok()
-                                          ? std::string("the checksum differs")
-                                          : check.detail));
+  OverRanks m;
+  std::cout << rank_table(r, o.reads, m);
+  const Story story = tell(r, f, m, slow, ok, check);
   std::cout << story.text();
-
-  j["n"] = o.n;
-  j["type"] = type_name;
-  j["ranks"] = ranks;
-  j["slow_rank"] = slow;
-  j["counts"] = json::array();
-  for (int q = 0; q < ranks; ++q) j["counts"].push_back(dist.count(q));
-  j["execution_space"] = r.exec_space;
-  j["async_backend"] = async;
-  j["kokkos_version"] = apps::version_text(KOKKOS_VERSION);
-  j["device"] = apps::to_json(dev);
-  j["collective"] = r.collective;
-  j["staging"] = r.staging;
-  j["sequence"] = json::array();
-  for (const auto& s : r.ranks) j["sequence"].push_back(apps::to_json(s));
-  j["findings"] = apps::to_json(f);
-  j["checksum"] = {{"naive", r.naive_sum},
-                   {"expected", r.expected_sum},
-                   {"ok", r.checksum_ok()}};
-  j["check"] = apps::to_json(check);
-  j["sentences"] = story.lines();
-  j["verified"] = ok;
-  return j;
+  return run_json(o, type_name, dist, r, f, check, slow, story, ok);
 }
 
 }  // namespace
@@ -345,17 +391,11 @@ int run_mpi(apps::CommandLine& cl, const DemoOptions& o) {
                                        << " is out of range; allowed: 0.."
                                        << run.ranks() - 1);
     {
-      Kokkos::View<float*, Mem> one("one", 1);
-      auto check = [&](const std::string& flag,
-                       const addscope::LaunchConfig& c) {
-        try {
-          addscope::resolve_launch_config(Exec(), one, one, one, c);
-        } catch (const addscope::InvalidArgument& e) {
-          throw addscope::InvalidArgument(flag + ": " + e.what(), e.where());
-        }
-      };
-      check("--naive-config", o.naive);
-      if (o.configs_given) check(o.configs_flag, o.common.configs.front());
+      const Kokkos::View<float*, Mem> one("one", 1);
+      apps::check_configs("--naive-config", Exec(), one, one, one, {o.naive});
+      if (o.configs_given)
+        apps::check_configs(o.configs_flag, Exec(), one, one, one,
+                            {o.common.configs.front()});
     }
   } catch (const addscope::InvalidArgument& e) {
     if (run.root()) apps::print_error(kProgram, e);

@@ -1,15 +1,18 @@
 // addscope — umbrella header: everything a user of the library calls.
-// (The Kokkos Tools library, libaddscope_waits.so, needs no header.)
+// (The Kokkos Tools library, libaddscope_waits.so, needs no header. JSON of
+// the results is opt-in: addscope/addscope_Json.hpp, with nlohmann-json.)
 #ifndef ADDSCOPE_HPP
 #define ADDSCOPE_HPP
 
 #include "addscope/addscope_Version.hpp"
 #include "addscope/compute/addscope_Add.hpp"
 #include "addscope/core/addscope_Error.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "addscope/core/addscope_Memory.hpp"
 #include "addscope/core/addscope_SpaceKind.hpp"
 #include "addscope/device/addscope_Advisor.hpp"
 #include "addscope/device/addscope_DeviceInfo.hpp"
+#include "addscope/device/addscope_HostTransfers.hpp"
 #include "addscope/device/addscope_LaunchLatency.hpp"
 #include "addscope/device/addscope_References.hpp"
 #include "addscope/launch/addscope_LaunchConfig.hpp"

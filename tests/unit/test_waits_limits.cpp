@@ -623,14 +623,10 @@ TEST(WaitsLimits, SlowLaunchWithNonsenseTimesIsIgnored) {
   expect_nonsense_ignored({{nan, 0.5}, {-inf, 0.5}, {3e-5, inf}, {0.5, 3e-5}});
 }
 
-// A slow launch that ends at NaN. DISABLED: a bug in the waits core, found
-// by this test — SyncTracker::on_slow_launch records the event at t = its
-// end (NaN), and the analyzer's merge (Analyzer::drain_locked: `r->t <= w`)
-// never takes a record whose time is NaN, not even at finish(): it stays at
-// the head of its thread's log and every later event of that thread is
-// never analyzed (here: the real slow launch after it, and the kernels'
-// ends). Enable it with the fix.
-TEST(WaitsLimits, DISABLED_SlowLaunchEndingAtNaNDoesNotStallItsThread) {
+// A slow launch that ends at NaN: recorded, it would never be merged (the
+// analyzer takes records in time order) and would stall every later event
+// of its thread (here: the real slow launch after it, the kernels' ends).
+TEST(WaitsLimits, SlowLaunchEndingAtNaNDoesNotStallItsThread) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   expect_nonsense_ignored({{3e-5, nan}});
 }

@@ -18,6 +18,7 @@
 #include "addscope/core/addscope_Error.hpp"
 #include "addscope/core/addscope_SpaceKind.hpp"
 #include "addscope/device/addscope_DeviceInfo.hpp"
+#include "addscope/device/addscope_References.hpp"
 #include "addscope/launch/addscope_LaunchConfig.hpp"
 #include "addscope/timing/addscope_Measure.hpp"
 #include "addscope/timing/addscope_Stats.hpp"
@@ -32,19 +33,25 @@ struct CandidateResult {
   std::string label;       ///< the kernel label it ran under
   bool measured = false;
   std::string skipped;  ///< why it was not measured ("" if it was)
-  PhaseResult phases;   ///< measure_phases (completion = launch + fence)
-  bool reduced_repeat = false;  ///< slower than the budget: fewer runs
-  Verification check;           ///< checked = 0 if not verified
+  /// measure_phases (completion = launch + fence); phases.reduced_repeat:
+  /// slower than the time budget, it ran fewer times.
+  PhaseResult phases;
+  Verification check;  ///< checked = 0 if not verified
   bool correct() const {
     return measured && (check.checked == 0 || check.ok());
   }
 };
 
 struct AdvisorOptions {
-  MeasureOptions measure;
-  /// A candidate whose warmup + repeat runs would take longer than this
-  /// (judged from one probe run) gets fewer: no warmup, at least 3 runs.
-  double point_budget_s = 2.0;
+  /// How each candidate is timed; by default within a time budget of 2 s a
+  /// candidate (MeasureOptions::budget_s): one whose warmup + repeat runs
+  /// would take longer (judged from one probe run) gets fewer — no warmup,
+  /// at least 3 runs.
+  MeasureOptions measure = [] {
+    MeasureOptions m;
+    m.budget_s = 2.0;
+    return m;
+  }();
   /// Host backends: candidates needing more teams are skipped (Kokkos
   /// spends microseconds per team on a CPU).
   std::int64_t max_host_league = std::int64_t(1) << 16;
@@ -64,6 +71,104 @@ struct LaunchAdvice {
   const LaunchConfig& config() const;
   const CandidateResult& best_result() const;
 };
+
+// ---- across sizes --------------------------------------------------------
+
+/// One (value type, size) point of a sweep: what choose_launch_config
+/// measured there, and the copy references measured beside it.
+struct SweepPoint {
+  std::string type;           ///< the value type's name, e.g. "float"
+  std::size_t elem_size = 0;  ///< sizeof(T)
+  std::int64_t n = 0;
+  std::vector<CandidateResult> results;   ///< in the candidates' order
+  std::vector<CopyReference> references;  ///< measure_copy_references
+};
+
+/// How the sweep's advice judges noise.
+struct SweepAdviceOptions {
+  /// Runs beyond this bound (max > 2 min, above 50 us) are noisy.
+  NoiseBound noise;
+  /// More than this share of noisy timed points: the machine looks busy.
+  double busy_share = 0.1;
+  /// The best add faster than this many times the fastest copy reference
+  /// (an add moves 3/2 of a copy's bytes, through the same memory): the
+  /// copy was slowed by something else, and is no yardstick.
+  double max_over_reference = 4.0;
+};
+
+/// The yardstick at one point: the fastest copy reference, if its numbers
+/// can be trusted.
+struct ReferenceStanding {
+  std::string name;   ///< the fastest reference ("" if none was measured)
+  double gbps = 0;    ///< its median rate
+  double spread = 1;  ///< max / min of its runs
+  int attempts = 1;   ///< how often it was measured
+  /// Clean and plausible: the adds may be divided by it.
+  bool reliable = false;
+  std::string doubt;  ///< why not, in words ("" if reliable or none)
+};
+
+/// The standing of a point's references for its adds, the best of which
+/// ran at `best_add_gbps` (0: none): the fastest by median is reliable
+/// unless its runs are beyond opt.noise (or it is marked not clean), a
+/// noisy reference's fastest run beats its median, or the best add ran
+/// more than opt.max_over_reference times its rate.
+ReferenceStanding reference_standing(
+    const std::vector<CopyReference>& refs, double best_add_gbps,
+    const SweepAdviceOptions& opt = SweepAdviceOptions());
+
+/// The advice at one point.
+struct PointAdvice {
+  std::string type;
+  std::int64_t n = 0;
+  bool fits_cache = false;  ///< 3 N sizeof(T) <= the last-level cache
+  ReferenceStanding reference;
+  int best = -1;        ///< index of the fastest correct result (-1: none)
+  LaunchConfig config;  ///< the best as listed (parses back)
+  LaunchConfig ran;     ///< resolved at this n
+  double gbps = 0;
+  double pct_of_peak = -1;       ///< of the DRAM peak; -1 where unknown
+  double pct_of_reference = -1;  ///< of the reference; -1 if not reliable
+  double range_gbps = 0;         ///< plain `range`, if measured (else 0)
+  bool noisy = false;            ///< the best's runs are beyond the bound
+  double spread = 1;             ///< their max / min
+  std::string line;              ///< the advice in one line of text
+  bool has_advice() const { return best >= 0; }
+};
+
+/// A configuration's standing over the points beyond the cache.
+struct ConfigStanding {
+  std::string config;
+  int points = 0;
+  double mean_of_best = 0;   ///< geometric mean of gbps / best gbps
+  double worst_of_best = 0;  ///< smallest gbps / best gbps
+};
+
+/// The advice across a sweep's sizes.
+struct SweepAdvice {
+  std::vector<PointAdvice> points;      ///< one per SweepPoint, in order
+  std::vector<ConfigStanding> ranking;  ///< beyond the cache, best first
+  /// Why there is no ranking ("" if there is one, or nothing ran).
+  std::string no_recommendation;
+  /// With every size in the cache: the smallest k whose 2^k elements of
+  /// the widest type do not fit (-1 otherwise).
+  int beyond_cache_log2 = -1;
+  std::size_t timed = 0;    ///< measured candidates and references
+  std::size_t noisy = 0;    ///< of which beyond the noise bound
+  std::size_t reduced = 0;  ///< candidates the time budget cut
+  std::size_t skipped = 0;  ///< candidates that could not run
+  std::size_t unreliable_references = 0;  ///< points without a yardstick
+  bool looks_busy = false;                ///< noisy > busy_share of timed
+};
+
+/// The fastest correct configuration at each point, judged against the
+/// DRAM peak and a reference only where the reference is reliable (clean
+/// runs, and not slower than the add by more than max_over_reference); and
+/// each configuration's standing over the points beyond the last-level
+/// cache (cache-resident points advise nothing about memory-bound ones).
+SweepAdvice advise_across_sizes(
+    const std::vector<SweepPoint>& points, const DeviceInfo& dev,
+    const SweepAdviceOptions& opt = SweepAdviceOptions());
 
 /// The default candidates for a device: `Full` sweeps a team grid (team
 /// sizes 32..1024 up to team_max, leagues 1..32 x the SM count or host
@@ -117,24 +222,13 @@ LaunchAdvice choose_launch_config(
                   " teams on a host backend (each costs microseconds)";
     if (r.skipped.empty()) {
       r.label = cand.kernel_label(r.resolved);
-      MeasureOptions mo = opt.measure;
-      exec.fence();
-      const double probe_s = time_host([&] {
-        add(exec, x, y, out, cand);
-        exec.fence();
-      });
-      if (probe_s * (mo.warmup + mo.repeat) > opt.point_budget_s) {
-        r.reduced_repeat = true;
-        mo.warmup = 0;
-        mo.repeat =
-            std::max(std::min(mo.repeat, 3),
-                     std::min(mo.repeat, int(opt.point_budget_s / probe_s)));
-      }
+      // Poisoned before the runs (the budget's probe run included): a
+      // candidate that skips elements leaves NaN (or INT_MIN) there.
       Kokkos::deep_copy(exec, out, Impl::poison_value<T>());
       exec.fence();
       r.phases = measure_phases(
           exec, r.label, n, add_bytes(n, sizeof(T)),
-          [&] { add(exec, x, y, out, cand); }, mo);
+          [&] { add(exec, x, y, out, cand); }, opt.measure);
       r.measured = true;
       if (opt.verify) r.check = verify_add(exec, x, y, out);
     }

@@ -71,6 +71,14 @@ void cuda_memcpy_d2d(void* dst, const void* src, std::size_t bytes) {
 #endif
 }
 
+void ReferenceOptions::validate() const {
+  ADDSCOPE_THROW_IF(attempts < 1,
+                    "attempts = " << attempts << " is invalid; allowed: >= 1");
+  ADDSCOPE_THROW_IF(!(noise.max_over_min >= 1),
+                    "noise.max_over_min = " << noise.max_over_min
+                                            << " is invalid; allowed: >= 1");
+}
+
 const CopyReference* fastest(const std::vector<CopyReference>& refs) {
   const CopyReference* best = nullptr;
   for (const auto& r : refs)

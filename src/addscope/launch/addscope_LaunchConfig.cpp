@@ -176,6 +176,47 @@ const char* launch_config_forms() {
          "(C, L, T >= 1; K in 1, 2, 4, 8, 16)";
 }
 
+namespace {
+/// "range" and its options after the colon (`args`, if `has_args`).
+LaunchConfig parse_range(const std::string& text, const std::string& args,
+                         bool has_args) {
+  LaunchConfig c = LaunchConfig::range();
+  if (!has_args) return c;
+  if (args.empty()) bad(text, "", "nothing after 'range:'");
+  if (args.back() == ',') bad(text, ",", "trailing comma");
+  bool seen_chunk = false, seen_ilp = false;
+  std::istringstream is(args);
+  std::string kv;
+  while (std::getline(is, kv, ',')) {
+    if (kv == "pack" && !c.pack) {
+      c.pack = true;
+      continue;
+    }
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos && kv != "pack")
+      bad(text, kv, "expected pack or key=value");
+    const std::string key = kv.substr(0, eq);
+    const std::string val =
+        eq == std::string::npos ? std::string() : kv.substr(eq + 1);
+    std::int64_t v = 0;
+    if (key == "chunk" && !seen_chunk) {
+      if (!parse_positive(val, max_league, v))
+        bad(text, val, "chunk must be an integer >= 1");
+      c.chunk = v;
+      seen_chunk = true;
+    } else if (key == "ilp" && !seen_ilp) {
+      if (!parse_positive(val, max_ilp, v) || (v & (v - 1)) != 0)
+        bad(text, val, "ilp must be one of 1, 2, 4, 8, 16");
+      c.ilp = static_cast<int>(v);
+      seen_ilp = true;
+    } else {
+      bad(text, key, "unknown or repeated range option");
+    }
+  }
+  return c;
+}
+}  // namespace
+
 LaunchConfig parse_launch_config(const std::string& text) {
   if (text.empty()) bad(text, "", "empty configuration");
   const auto colon = text.find(':');
@@ -212,42 +253,7 @@ LaunchConfig parse_launch_config(const std::string& text) {
     return LaunchConfig::team_per_element(t1);
   };
 
-  if (head == "range") {
-    LaunchConfig c = LaunchConfig::range();
-    if (!has_args) return c;
-    if (args.empty()) bad(text, "", "nothing after 'range:'");
-    if (args.back() == ',') bad(text, ",", "trailing comma");
-    bool seen_chunk = false, seen_ilp = false;
-    std::istringstream is(args);
-    std::string kv;
-    while (std::getline(is, kv, ',')) {
-      if (kv == "pack" && !c.pack) {
-        c.pack = true;
-        continue;
-      }
-      const auto eq = kv.find('=');
-      if (eq == std::string::npos && kv != "pack")
-        bad(text, kv, "expected pack or key=value");
-      const std::string key = kv.substr(0, eq);
-      const std::string val =
-          eq == std::string::npos ? std::string() : kv.substr(eq + 1);
-      std::int64_t v = 0;
-      if (key == "chunk" && !seen_chunk) {
-        if (!parse_positive(val, max_league, v))
-          bad(text, val, "chunk must be an integer >= 1");
-        c.chunk = v;
-        seen_chunk = true;
-      } else if (key == "ilp" && !seen_ilp) {
-        if (!parse_positive(val, max_ilp, v) || (v & (v - 1)) != 0)
-          bad(text, val, "ilp must be one of 1, 2, 4, 8, 16");
-        c.ilp = static_cast<int>(v);
-        seen_ilp = true;
-      } else {
-        bad(text, key, "unknown or repeated range option");
-      }
-    }
-    return c;
-  }
+  if (head == "range") return parse_range(text, args, has_args);
   if (head == "pack") bad(text, head, "packs are a range option: range:pack");
   if (head == "vector")
     bad(text, head,

@@ -96,71 +96,54 @@ double spread_over_ranks(const std::vector<RankSequence>& ranks, Which which) {
 
 }  // namespace Impl
 
-CollectiveFindings explain(const CollectiveAfterLaunch& r) {
-  CollectiveFindings f;
+namespace {
+
+/// Why the last rank came late: the step before the collective that holds
+/// at least half of its lateness (`gap`, at least the threshold).
+LateArrival late_arrival(const CollectiveAfterLaunch& r,
+                         const CollectiveFindings& f, double gap) {
   const auto& ranks = r.ranks;
-  if (ranks.empty()) return f;
-  constexpr double floor_s = 10e-6;
-  f.collective_threshold_s = std::max(
-      floor_s,
-      Impl::spread_over_ranks(ranks, [](const RankSequence& s) -> const Stats& {
-        return s.collective_alone;
-      }));
-  f.staging_threshold_s = std::max(
-      floor_s,
-      Impl::spread_over_ranks(ranks, [](const RankSequence& s) -> const Stats& {
-        return s.stage_alone;
-      }));
-  f.first_rank = f.last_rank = 0;
-  for (const auto& s : ranks) {
-    if (s.arrival_s() > ranks[std::size_t(f.last_rank)].arrival_s())
-      f.last_rank = s.rank;
-    if (s.arrival_s() < ranks[std::size_t(f.first_rank)].arrival_s())
-      f.first_rank = s.rank;
-  }
   const RankSequence& last = ranks[std::size_t(f.last_rank)];
   const double thr = f.collective_threshold_s;
-
-  // Why the last rank came late: the step before the collective that
-  // holds at least half of its lateness.
-  const double gap =
-      last.arrival_s() - ranks[std::size_t(f.first_rank)].arrival_s();
-  if (gap >= thr) {
-    LateArrival& l = f.late;
-    l.rank = last.rank;
-    l.kernel = last.kernel;
-    l.gap_s = gap;
-    l.kernel_s = last.kernel_s;
-    double other_launch = 0, other_checksum = 0;
-    for (const auto& s : ranks)
-      if (s.rank != last.rank) {
-        l.others_kernel_s = std::max(l.others_kernel_s, s.kernel_s);
-        other_launch = std::max(other_launch, s.launch_s());
-        other_checksum = std::max(other_checksum, s.checksum_s());
-      }
-    const double staging = last.stage_s() - last.stage_alone.median_s;
-    const double launch = last.launch_s() - other_launch;
-    const double sum = last.checksum_s() - other_checksum;
-    // Only an asynchronous backend leaves a kernel for the staging to wait
-    // for; on a host backend a slower staging is host noise.
-    if (r.async_backend && staging >= f.staging_threshold_s &&
-        staging >= 0.5 * gap) {
-      l.cause = LateCause::Staging;
-      l.cause_s = staging;
-    } else if (launch >= thr && launch >= 0.5 * gap) {
-      l.cause = LateCause::Launch;
-      l.cause_s = launch;
-    } else if (sum >= thr && sum >= 0.5 * gap) {
-      l.cause = LateCause::Checksum;
-      l.cause_s = sum;
-    } else {
-      l.cause = LateCause::Other;
-      l.cause_s = std::max(staging, std::max(launch, sum));
+  LateArrival l;
+  l.rank = last.rank;
+  l.kernel = last.kernel;
+  l.gap_s = gap;
+  l.kernel_s = last.kernel_s;
+  double other_launch = 0, other_checksum = 0;
+  for (const auto& s : ranks)
+    if (s.rank != last.rank) {
+      l.others_kernel_s = std::max(l.others_kernel_s, s.kernel_s);
+      other_launch = std::max(other_launch, s.launch_s());
+      other_checksum = std::max(other_checksum, s.checksum_s());
     }
+  const double staging = last.stage_s() - last.stage_alone.median_s;
+  const double launch = last.launch_s() - other_launch;
+  const double sum = last.checksum_s() - other_checksum;
+  // Only an asynchronous backend leaves a kernel for the staging to wait
+  // for; on a host backend a slower staging is host noise.
+  if (r.async_backend && staging >= f.staging_threshold_s &&
+      staging >= 0.5 * gap) {
+    l.cause = LateCause::Staging;
+    l.cause_s = staging;
+  } else if (launch >= thr && launch >= 0.5 * gap) {
+    l.cause = LateCause::Launch;
+    l.cause_s = launch;
+  } else if (sum >= thr && sum >= 0.5 * gap) {
+    l.cause = LateCause::Checksum;
+    l.cause_s = sum;
+  } else {
+    l.cause = LateCause::Other;
+    l.cause_s = std::max(staging, std::max(launch, sum));
   }
+  return l;
+}
 
-  // Who waited in the collective, and was it for the last rank?
-  for (const auto& s : ranks) {
+/// Who waited in the collective, and was it for the last rank?
+void collective_waits(const CollectiveAfterLaunch& r, CollectiveFindings& f) {
+  const RankSequence& last = r.ranks[std::size_t(f.last_rank)];
+  const double thr = f.collective_threshold_s;
+  for (const auto& s : r.ranks) {
     if (s.rank == f.last_rank) continue;
     const double wait =
         std::max(0.0, s.collective_s() - s.collective_alone.median_s);
@@ -185,7 +168,36 @@ CollectiveFindings explain(const CollectiveAfterLaunch& r) {
             [](const CollectiveWait& a, const CollectiveWait& b) {
               return a.wait_s > b.wait_s;
             });
+}
 
+}  // namespace
+
+CollectiveFindings explain(const CollectiveAfterLaunch& r) {
+  CollectiveFindings f;
+  const auto& ranks = r.ranks;
+  if (ranks.empty()) return f;
+  constexpr double floor_s = 10e-6;
+  f.collective_threshold_s = std::max(
+      floor_s,
+      Impl::spread_over_ranks(ranks, [](const RankSequence& s) -> const Stats& {
+        return s.collective_alone;
+      }));
+  f.staging_threshold_s = std::max(
+      floor_s,
+      Impl::spread_over_ranks(ranks, [](const RankSequence& s) -> const Stats& {
+        return s.stage_alone;
+      }));
+  f.first_rank = f.last_rank = 0;
+  for (const auto& s : ranks) {
+    if (s.arrival_s() > ranks[std::size_t(f.last_rank)].arrival_s())
+      f.last_rank = s.rank;
+    if (s.arrival_s() < ranks[std::size_t(f.first_rank)].arrival_s())
+      f.first_rank = s.rank;
+  }
+  const double gap = ranks[std::size_t(f.last_rank)].arrival_s() -
+                     ranks[std::size_t(f.first_rank)].arrival_s();
+  if (gap >= f.collective_threshold_s) f.late = late_arrival(r, f, gap);
+  collective_waits(r, f);
   return f;
 }
 

@@ -162,6 +162,10 @@ std::vector<RankSequence> gather_sequences(MPI_Comm comm,
                                            bool& one_clock);
 }  // namespace Impl
 
+// One function of ~85 lines on purpose: the naive pass is one sequence of
+// moments taken in order on one clock (launch, checksum, staging,
+// collective, no fence between them); split into functions, each boundary
+// would be a place where a fence or a copy could slip in unseen.
 template <class ExecSpace, class T, class M, class Launch>
 CollectiveAfterLaunch measure_collective_after_launch(
     const ExecSpace& exec, const std::string& label,

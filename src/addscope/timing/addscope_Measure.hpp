@@ -56,6 +56,19 @@ auto tracked_make(CallKind kind, const std::string& what, double& seconds,
   return made;
 }
 
+/// The options a measurement runs with, validated: `opt` itself without a
+/// budget; with one, after one probe run of `run()` (earlier work on `exec`
+/// fenced first), those MeasureOptions::within_budget gives.
+template <class ExecSpace, class Run>
+MeasureOptions probed(const MeasureOptions& opt, const ExecSpace& exec,
+                      Run&& run, bool* reduced) {
+  opt.validate();
+  *reduced = false;
+  if (opt.budget_s <= 0) return opt;
+  exec.fence();
+  return opt.within_budget(time_host(run), reduced);
+}
+
 /// While alive, the tracker measures the device (CUPTI on CUDA) if
 /// `wanted`: the library traces the device only around its own sequences
 /// (the tool, when loaded, traces the whole run anyway).
@@ -81,12 +94,21 @@ class DeviceTracingScope {
 /// Times `launch()` (which starts work on `exec` and returns) in two phases:
 /// launch (until it returns) and completion (until exec.fence() returns);
 /// where the backend can (CUDA), also on the device, in `opt.repeat`
-/// further runs. `bytes` is what one run moves, for GB/s.
+/// further runs. `bytes` is what one run moves, for GB/s. With a time
+/// budget (options.budget_s) a slow launch runs fewer times
+/// (MeasureOptions::within_budget; the result's reduced_repeat says so).
 template <class ExecSpace, class Launch>
 PhaseResult measure_phases(const ExecSpace& exec, const std::string& label,
                            std::int64_t n, std::uint64_t bytes, Launch&& launch,
-                           const MeasureOptions& opt = MeasureOptions()) {
-  opt.validate();
+                           const MeasureOptions& options = MeasureOptions()) {
+  bool reduced = false;
+  const MeasureOptions opt = Impl::probed(
+      options, exec,
+      [&] {
+        launch();
+        exec.fence();
+      },
+      &reduced);
   for (int i = 0; i < opt.warmup; ++i) {
     launch();
     exec.fence();
@@ -106,6 +128,7 @@ PhaseResult measure_phases(const ExecSpace& exec, const std::string& label,
   r.label = label;
   r.n = n;
   r.bytes = bytes;
+  r.reduced_repeat = reduced;
   r.launch = Stats::of(l);
   r.completion = Stats::of(c);
   if (r.completion.median_s > 0)
@@ -142,14 +165,15 @@ inline std::uint64_t copied_bytes(CopyDirection d, std::int64_t n,
 }
 
 /// Times `copy()` (which copies n elements of elem_size bytes as `what`
-/// says and returns when done): earlier work on `exec` is fenced first.
+/// says and returns when done): earlier work on `exec` is fenced first. A
+/// time budget (options.budget_s) applies as in measure_phases.
 template <class ExecSpace, class Copy>
-TransferResult measure_copy_with(const ExecSpace& exec, const std::string& what,
-                                 CopyDirection direction, MemoryKind memory,
-                                 std::int64_t n, std::size_t elem_size,
-                                 Copy&& copy,
-                                 const MeasureOptions& opt = MeasureOptions()) {
-  opt.validate();
+TransferResult measure_copy_with(
+    const ExecSpace& exec, const std::string& what, CopyDirection direction,
+    MemoryKind memory, std::int64_t n, std::size_t elem_size, Copy&& copy,
+    const MeasureOptions& options = MeasureOptions()) {
+  bool reduced = false;
+  const MeasureOptions opt = Impl::probed(options, exec, copy, &reduced);
   for (int i = 0; i < opt.warmup; ++i) {
     exec.fence();
     copy();
@@ -168,6 +192,7 @@ TransferResult measure_copy_with(const ExecSpace& exec, const std::string& what,
   r.memory = memory;
   r.n = n;
   r.bytes = copied_bytes(direction, n, elem_size);
+  r.reduced_repeat = reduced;
   r.time = Stats::of(s);
   if (r.time.median_s > 0) r.gbps_median = gbps(r.bytes, r.time.median_s);
   return r;

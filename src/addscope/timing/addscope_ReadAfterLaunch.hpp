@@ -29,6 +29,46 @@ struct ReadOptions {
   }
 };
 
+/// What the seed experiment's numbers say.
+enum class ReadVerdict {
+  Waited,       ///< the naive read waited for the kernel (beyond noise)
+  NoWait,       ///< asynchronous, but the kernel was done before the read
+  Synchronous,  ///< the launch returned only when the kernel was done
+};
+/// Which call of the naive read the sync tracker charged the wait to.
+enum class WaitedStep { None, CreateMirror, DeepCopy, Other };
+
+/// explain()'s answer: the verdict as data, and as the sentences the demo
+/// prints (each follows from the numbers; none is said that they do not
+/// support).
+struct ReadAfterLaunchExplanation {
+  ReadVerdict verdict = ReadVerdict::Synchronous;
+  /// The naive read's time over the naive launch's (the launch floored at
+  /// 1 ns): what the seed's user compared.
+  double read_over_launch = 0;
+  /// Waited, and the read took at least 10 times the launch: "the transfer
+  /// is slow", taken at face value.
+  bool looks_slow = false;
+  std::string waited_in;  ///< the call charged the longest wait ("" none)
+  WaitedStep waited_step = WaitedStep::None;
+  /// That call's own time, fenced (median; 0 unless CreateMirror/DeepCopy).
+  double waited_step_alone_s = 0;
+  /// Items 1 (the naive sequence) and 2 (the fenced one), one line each:
+  /// "1. The naive sequence: ...", "   Taken at face value, ...", "2. ...".
+  std::vector<std::string> lines;
+  /// The conclusion, without "Conclusion: " and the final period: "the
+  /// 608.5 ms you would have blamed on reading out[2] was the team:1x1
+  /// kernel (...); the read itself takes 22.7 us".
+  std::string conclusion;
+};
+
+/// Says from r's numbers whether, where and for how long the naive read
+/// waited: a wait counts from r.wait_threshold_s(), and only on an
+/// asynchronous backend. `kernel` names the kernel in the conclusion ("the
+/// team:1x1 kernel"; empty: r.label).
+ReadAfterLaunchExplanation explain(const ReadAfterLaunch& r,
+                                   const std::string& kernel = std::string());
+
 /// The seed experiment on `out` (which `launch()` writes): first naive —
 /// launch, then create a host mirror of out[index] and deep_copy into it,
 /// no fence — then the same with a fence after the launch, followed by
@@ -52,10 +92,12 @@ ReadAfterLaunch measure_read_after_launch(
   r.label = label;
   r.n = std::int64_t(out.extent(0));
   r.index = index;
+  r.exec_space = ExecSpace::name();
   r.async_backend = launches_are_async<ExecSpace>();
   const auto elem = element(out, index);
   const std::string name =
       std::string(out.label()) + "[" + std::to_string(index) + "]";
+  r.element = name;
   bool all_ok = true;
   // The device is measured (CUPTI, where there is one) from before the
   // warm-up, so that starting it costs the naive pass nothing.

@@ -18,7 +18,17 @@ struct MeasureOptions {
   /// Also time each run on the device where the backend can (CUDA events),
   /// in `repeat` further runs.
   bool device_time = true;
+  /// A time budget for one measurement, in seconds (0: none). With one, an
+  /// untimed probe run is timed first; where warmup + repeat runs of that
+  /// length would take longer than the budget, the measurement runs no
+  /// warm-up (the probe was one) and as many timed runs as fit, at least 3
+  /// (or `repeat`, if fewer) — and says so (reduced_repeat).
+  double budget_s = 0;
+  /// Throws InvalidArgument naming the field out of range.
   void validate() const;
+  /// The options a measurement runs with after a probe run of `probe_s`
+  /// (see budget_s); `*reduced` says whether the budget cut them.
+  MeasureOptions within_budget(double probe_s, bool* reduced) const;
 };
 
 /// One operation timed in the phases a user confuses.
@@ -35,6 +45,7 @@ struct PhaseResult {
   double gbps_median = 0;         ///< bytes / completion.median
   double gbps_best = 0;           ///< bytes / completion.min
   double device_gbps_median = 0;  ///< bytes / device.median (0: none)
+  bool reduced_repeat = false;    ///< the time budget cut the runs
 };
 
 /// A deep_copy between a device View and a host mirror (or two device
@@ -47,6 +58,7 @@ struct TransferResult {
   std::uint64_t bytes = 0;  ///< D2D: read + write (2 N s); else N s
   Stats time;
   double gbps_median = 0;
+  bool reduced_repeat = false;  ///< the time budget cut the runs
 };
 
 /// The seed experiment: launch, then read one element — first as the seed's
@@ -55,6 +67,8 @@ struct TransferResult {
 struct ReadAfterLaunch {
   std::string label;  ///< kernel label
   std::int64_t n = 0, index = 0;
+  std::string element;     ///< the element read, "out[2]" (out's label)
+  std::string exec_space;  ///< "Cuda", "OpenMP", ...
   bool async_backend = false;
   // naive: launch; create mirror; deep_copy (no fence)
   double naive_launch_s = 0, naive_mirror_s = 0, naive_copy_s = 0;

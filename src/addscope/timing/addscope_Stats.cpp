@@ -40,6 +40,10 @@ Stats Stats::of(std::vector<double> samples) {
   return st;
 }
 
+double spread_ratio(const Stats& s) {
+  return s.count > 1 && s.min_s > 0 ? s.max_s / s.min_s : 1.0;
+}
+
 namespace {
 std::uint64_t times(std::int64_t n, std::size_t elem, unsigned k,
                     const char* what) {
@@ -79,5 +83,23 @@ void MeasureOptions::validate() const {
                     "warmup = " << warmup << " is invalid; allowed: >= 0");
   ADDSCOPE_THROW_IF(repeat < 1,
                     "repeat = " << repeat << " is invalid; allowed: >= 1");
+  ADDSCOPE_THROW_IF(
+      !(budget_s >= 0) || !std::isfinite(budget_s),
+      "budget_s = " << budget_s << " is invalid; allowed: >= 0 (0: none)");
+}
+
+MeasureOptions MeasureOptions::within_budget(double probe_s,
+                                             bool* reduced) const {
+  MeasureOptions o = *this;
+  const bool over = budget_s > 0 && probe_s * (warmup + repeat) > budget_s;
+  if (reduced) *reduced = over;
+  if (!over) return o;
+  // The probe was a warm-up; as many timed runs as fit, at least 3 (or
+  // `repeat`, if fewer were asked for).
+  // (Over the budget, budget_s / probe_s < warmup + repeat: no overflow.)
+  o.warmup = 0;
+  o.repeat =
+      std::max(std::min(repeat, 3), std::min(repeat, int(budget_s / probe_s)));
+  return o;
 }
 }  // namespace addscope

@@ -23,6 +23,20 @@ struct Stats {
   static Stats of(std::vector<double> samples_s);
 };
 
+/// When runs are too spread for their median to be trusted: the slowest took
+/// more than `max_over_min` times the fastest, and longer than `floor_s`
+/// (below that, timer resolution and launch jitter decide the ratio).
+struct NoiseBound {
+  double max_over_min = 2.0;
+  double floor_s = 50e-6;
+  /// One run, or none, is never beyond the bound.
+  bool exceeded_by(const Stats& s) const {
+    return s.count > 1 && s.max_s > max_over_min * s.min_s && s.max_s > floor_s;
+  }
+};
+/// max / min of the runs: 1 for one run, none, or a fastest run of 0 s.
+double spread_ratio(const Stats& s);
+
 /// Bytes moved, counted explicitly (each read and each write once).
 std::uint64_t add_bytes(std::int64_t n, std::size_t elem_size);       // 3 N s
 std::uint64_t copy_bytes(std::int64_t n, std::size_t elem_size);      // 2 N s

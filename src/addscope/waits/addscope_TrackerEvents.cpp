@@ -1,6 +1,8 @@
 // addscope — the waits tracker's front doors, on the program's threads:
 // each event stamped and appended to the thread's own log (no lock, no
 // allocation in steady state, no text), nothing more.
+#include <cmath>
+
 #include "addscope/waits/addscope_TrackerParts.hpp"
 
 namespace addscope {
@@ -176,6 +178,10 @@ void SyncTracker::on_launch_failed(std::uint32_t correlation) {
 }
 
 void SyncTracker::on_slow_launch(double begin_s, double end_s) {
+  // A record is merged in time order at its end: one that ends at NaN or
+  // infinity could never be merged and would stall its thread's log (the
+  // analyzer ignores the other nonsense times).
+  if (!std::isfinite(end_s)) return;
   Parts& p = *p_;
   ThreadLog* log = p.logs.this_thread();
   if (!log) return;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
 
 namespace addscope {
 namespace waits_mpi {

@@ -10,7 +10,8 @@
 #include <ostream>
 #include <unordered_map>
 
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/core/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_WaitsJson.hpp"
 
 namespace addscope {
 
@@ -591,41 +592,17 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
                                                      : x->id < y->id;
                    });
   json waits = json::array();
-  for (const CallRecord* cp : by_time) {
-    const CallRecord& c = *cp;
-    json wf = json::array();
-    for (const auto& s : c.waited_for) {
-      const KernelView* v = a.find(s.kernel_raw);
-      json shape = nullptr;
-      bool starved = false;
-      if (v && !v->shapes.empty()) {
-        shape = shape_short(v->shapes.front().stats.shape);
-        starved = v->shapes.front().starved;
-      }
-      wf.push_back({{"kernel", s.kernel},
-                    {"kernel_raw", str_or_null(s.kernel_raw)},
-                    {"wait_s", s.wait_s},
-                    {"stream", s.stream},
-                    {"launched_as", shape},
-                    {"starved", starved}});
-    }
-    waits.push_back({{"id", c.id},
-                     {"what", c.what},
-                     {"site", str_or_null(c.site)},
-                     {"kind", call_kind_name(c.kind)},
-                     {"class", wait_class_name(c.wait_class)},
-                     {"thread", c.thread},
-                     {"begin_s", c.begin_s},
-                     {"duration_s", c.duration_s()},
-                     {"wait_s", c.wait_s},
-                     {"own_s", c.own_s()},
-                     {"wait_is_bound", c.wait_is_bound},
-                     {"regions", str_or_null(c.regions)},
-                     {"context", str_or_null(c.context)},
-                     {"via", str_or_null(c.via)},
-                     {"waited_for", wf},
-                     {"line", wait_line(a, c)}});
-  }
+  for (const CallRecord* cp : by_time)
+    waits.push_back(
+        call_record_json(*cp, wait_line(a, *cp), [&](const WaitShare& s) {
+          WaitedKernelShape k;
+          const KernelView* v = a.find(s.kernel_raw);
+          if (v && !v->shapes.empty()) {
+            k.launched_as = shape_short(v->shapes.front().stats.shape);
+            k.starved = v->shapes.front().starved;
+          }
+          return k;
+        }));
   j["waits"] = waits;
   json longest = json::array();
   for (std::size_t i = 0; i < w.waits.size() && i < opt.top; ++i)

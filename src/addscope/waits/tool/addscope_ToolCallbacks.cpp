@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string_view>
 
+#include "addscope/core/addscope_Format.hpp"
 #include "addscope/core/addscope_OutputFile.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 
