@@ -77,6 +77,23 @@ if [[ ! -e "$orig" ]]; then
 fi
 export NVCC_WRAPPER_DEFAULT_COMPILER="${NVCC_WRAPPER_DEFAULT_COMPILER:-g++}"
 cuda_root="$(sed -n 's/^root=//p' "$orig/share/addscope-cuda-toolkit")"
+# Kokkos Kernels names the CUDA libraries (cuBLAS, cuSPARSE, cuSOLVER) by the
+# paths they had here (/usr/local/cuda/lib/...); the GPU machine may keep
+# them elsewhere (lib64, targets/x86_64-linux/lib, without the unversioned
+# link): the carried copy's CMake files are pointed at what is there.
+for f in "$DEPS/prefix/$name"/lib*/cmake/KokkosKernels/*.cmake; do
+  for lib in $(grep -o '"/[^"]*\.so"' "$f" | tr -d '"' | sort -u); do
+    [[ -e "$lib" ]] && continue
+    base="$(basename "$lib")" found=""
+    for d in "$cuda_root/lib64" "$cuda_root/targets/x86_64-linux/lib" "$cuda_root/lib"; do
+      found="$(ls "$d/$base" "$d/$base".* 2>/dev/null | head -1)"
+      [[ -n "$found" ]] && break
+    done
+    [[ -n "$found" ]] || { echo "gpu-build: $lib (named by $f) is not on this machine" >&2; exit 1; }
+    echo "gpu-build: $lib -> $found"
+    sed -i "s|\"$lib\"|\"$found\"|g" "$f"
+  done
+done
 jobs="${ADDSCOPE_JOBS:-$(nproc)}"
 t0=$SECONDS
 cmake -S "$ROOT" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -85,7 +102,7 @@ cmake -S "$ROOT" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$DEPS/usr" -Daddscope_ENABLE_MPI=OFF >"$B.configure.log" 2>&1 ||
   { tail -30 "$B.configure.log"; exit 1; }
 echo "gpu-build: configured in $((SECONDS - t0)) s"
-cmake --build "$B" -j "$jobs" >"$B.build.log" 2>&1 ||
+cmake --build "$B" -j "$jobs" -- -k 0 >"$B.build.log" 2>&1 ||
   { grep -E "error|FAILED" "$B.build.log" | head -30; exit 1; }
 echo "gpu-build: built in $((SECONDS - t0)) s ($jobs jobs)"
 ext=0

@@ -238,13 +238,38 @@ std::vector<Slice> check_trace(const std::string& path, bool expect_device) {
           {e["pid"], e.value("tid", 0LL), e["ts"], e["dur"], e["name"]});
     if (ph == "s" || ph == "f") flows[e["id"].get<long long>()].push_back(e);
   }
+  // Each track's slices by start, with the latest end of those before
+  // each: a time is inside some slice iff the latest end among the slices
+  // starting at or before it reaches it (a 100,000-kernel trace has as many
+  // flows: no scan of every slice per flow end).
+  struct Track {
+    std::vector<double> starts, max_end;
+  };
+  std::map<std::pair<long long, long long>, Track> tracks;
+  {
+    std::map<std::pair<long long, long long>,
+             std::vector<std::pair<double, double>>>
+        by;
+    for (const auto& sl : slices)
+      by[{sl.pid, sl.tid}].push_back({sl.ts, sl.ts + sl.dur});
+    for (auto& b : by) {
+      std::sort(b.second.begin(), b.second.end());
+      Track& tr = tracks[b.first];
+      double m = -1e300;
+      for (const auto& iv : b.second) {
+        m = std::max(m, iv.second);
+        tr.starts.push_back(iv.first);
+        tr.max_end.push_back(m);
+      }
+    }
+  }
   auto inside = [&](const json& e) {
-    for (const auto& s : slices)
-      if (s.pid == e["pid"] && s.tid == e.value("tid", 0LL) &&
-          s.ts <= e["ts"].get<double>() &&
-          e["ts"].get<double>() <= s.ts + s.dur)
-        return true;
-    return false;
+    const auto it = tracks.find({e["pid"].get<long long>(), e.value("tid", 0LL)});
+    if (it == tracks.end()) return false;
+    const double ts = e["ts"].get<double>();
+    const auto& st = it->second.starts;
+    const auto k = std::upper_bound(st.begin(), st.end(), ts) - st.begin();
+    return k > 0 && it->second.max_end[std::size_t(k - 1)] >= ts;
   };
   int bad = 0;
   for (const auto& f : flows) {

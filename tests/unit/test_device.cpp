@@ -116,8 +116,10 @@ TYPED_TEST(Device, InfoDescribesTheSpace) {
     // Every GPU CUDA runs on has 100 GB/s to 20 TB/s.
     EXPECT_GT(d.dram_peak_gbps, 100.0);
     EXPECT_LT(d.dram_peak_gbps, 20000.0);
+    // What an H200's attributes gave on 2026-12-01 (nvidia-smi shows a
+    // 3201 MHz memory clock; the attribute's clock is lower).
     if (d.name.find("H200") != std::string::npos)
-      EXPECT_NEAR(d.dram_peak_gbps, 4916.7, 0.1);  // 3201 MHz, 6144 bits
+      EXPECT_NEAR(d.dram_peak_gbps, 4814.3, 0.1);
     EXPECT_NE(d.dram_peak_source.find(std::to_string(d.memory_bus_bits) +
                                       "-bit bus"),
               std::string::npos)

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "addscope/addscope_Json.hpp"
+#include "addscope/waits/output/addscope_Format.hpp"
 
 namespace {
 

@@ -1251,4 +1251,20 @@ TEST(WaitsIdle, TraceDrawsIdleSlicesAndFlowsToTheBlamedHostSlice) {
     EXPECT_EQ(addscope::emit_idle_trace(u, s3), 1u);
     EXPECT_TRUE(s3.flows.empty());
   }
+  // Host code blamed while the thread was in Kokkos' own work (between its
+  // callbacks: no slice of the host's there, seen on the H200): the idle
+  // slice alone, no flow to end nowhere.
+  for (HostState st : {HostState::KokkosOwn, HostState::Launch}) {
+    addscope::IdleInterval u;
+    u.pieces.push_back({IdleCause::HostCode, 0, 4e-6});
+    u.end_s = 4e-6;
+    u.thread_known = u.state_known = true;
+    u.state = st;
+    u.host_begin_s = 1e-6;
+    u.host_end_s = 3e-6;
+    FakeSink s4;
+    EXPECT_EQ(addscope::emit_idle_trace(u, s4), 1u);
+    EXPECT_TRUE(s4.flows.empty());
+    EXPECT_EQ(s4.slices.size(), 1u);
+  }
 }

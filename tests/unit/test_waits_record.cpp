@@ -230,6 +230,41 @@ TEST(WaitsAnalyzer, ManyThreadsWithTheAnalyzerOnItsOwnThread) {
   EXPECT_EQ(w.threads_seen, std::uint64_t(threads));
 }
 
+// A thread's calls after its logs are gone — a CUDA callback during the
+// exit's teardown, a thread_local destroyed after them — record nothing and
+// touch no freed log (a program ending without Kokkos::finalize crashed in
+// its exit on a GPU: the analyzer had deleted the retired log by then).
+TEST(WaitsAnalyzer, CallsAfterTheThreadsLogsAreGoneRecordNothing) {
+  addscope::TrackerOptions o;
+  addscope::SyncTracker t(o);
+  addscope::ExecId host;
+  host.kind = DeviceKind::OpenMP;
+  struct Late {
+    addscope::SyncTracker* t = nullptr;
+    addscope::ExecId exec;
+    ~Late() {
+      if (!t) return;
+      t->flush();  // the retired log read to its end and deleted
+      for (int i = 0; i < 1000; ++i)
+        t->kernel_end(t->kernel_begin("after the logs", exec));
+    }
+  };
+  std::thread th([&] {
+    // Constructed before the thread's logs, so destroyed after them.
+    thread_local Late late;
+    late.t = &t;
+    late.exec = host;
+    t.kernel_end(t.kernel_begin("before", host));
+  });
+  th.join();
+  t.finish();
+  const auto w = t.snapshot();
+  ASSERT_EQ(w.kernels.size(), 1u);
+  EXPECT_EQ(w.kernels[0].name, "before");
+  EXPECT_EQ(w.kernels[0].calls, 1u);
+  EXPECT_EQ(w.dropped.events, 2000u);  // each begin and end, counted
+}
+
 namespace {
 // A device source that delivers by hand what a test queues, as CUPTI would:
 // only when flushed (the tracker's flush() or the analyzer's own).
@@ -319,6 +354,55 @@ TEST(WaitsAnalyzer, KernelsTiedByTheCallIdAndAttributedAfterDelivery) {
   EXPECT_EQ(w.waits[0].waited_for.at(0).kernel, "user::slow[1x1]");
   EXPECT_NEAR(w.waits[0].wait_s, 1.59999 - 1.0001, 1e-9);
   EXPECT_EQ(w.waits[0].wait_class, addscope::WaitClass::Hidden);
+  t.finish();
+}
+
+// The seed experiment asks right after its read which kernel the read
+// waited for (timing/addscope_ReadAfterLaunch.hpp: flush(), then
+// waits_since): the answer must be there, though the read ended only
+// microseconds before — on the real clock, as on a GPU. (It came back empty
+// on the H200: the flush was not later than the read's end by the clock
+// tolerance, so the read was not settled yet.)
+TEST(WaitsAnalyzer, TheWaitOfACallThatJustEndedIsKnownAtOnce) {
+  auto clock = std::make_shared<addscope::SteadyWaitsClock>();
+  FakeSource* src = new FakeSource;
+  addscope::TrackerOptions o;
+  o.clock = clock;
+  o.make_device_source = [src] {
+    return std::unique_ptr<addscope::Impl::DeviceSource>(src);
+  };
+  addscope::SyncTracker t(o);
+  ASSERT_TRUE(t.start_device_tracing());
+  const auto mark = t.mark();
+  const double k0 = clock->now();
+  const auto id = t.kernel_begin("user::slow[1x1]", cuda());
+  t.kernel_end(id);
+  t.deep_copy_begin("h", "d", "Host", "Cuda", 4);
+  addscope::Impl::BlockingBegin b;
+  b.api = SyncApi::Memcpy;
+  t.on_blocking_begin(b);
+  // The kernel ran until just before the copy returned.
+  const double spin_until = clock->now() + 2e-3;
+  while (clock->now() < spin_until) {
+  }
+  addscope::Impl::DeviceKernelRecord r;
+  r.correlation = 77;
+  r.stream = 7;
+  r.start_s = k0 + 1e-6;
+  r.end_s = clock->now() - 1e-6;
+  r.shape.grid[0] = r.shape.block[0] = 1;
+  r.shape.grid[1] = r.shape.grid[2] = r.shape.block[1] = r.shape.block[2] = 1;
+  r.name = "_Z4slowv";
+  src->queued.push_back(r);
+  src->ext_queued.push_back({77, id});
+  t.on_blocking_end();
+  t.call_end_innermost(CallKind::DeepCopy);
+  t.flush();
+  const auto w = t.waits_since(mark);
+  ASSERT_EQ(w.size(), 1u);
+  ASSERT_FALSE(w[0].waited_for.empty());
+  EXPECT_EQ(w[0].waited_for[0].kernel, "user::slow[1x1]");
+  EXPECT_GT(w[0].wait_s, 1.5e-3);
   t.finish();
 }
 

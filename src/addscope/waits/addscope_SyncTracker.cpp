@@ -9,11 +9,13 @@
 #include <cstdlib>
 #include <iostream>
 #include <ostream>
+#include <thread>
 
 #include "addscope/core/addscope_OutputFile.hpp"
 #include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/addscope_TrackerParts.hpp"
 #include "addscope/waits/analyze/addscope_Analyzer.hpp"
+#include "addscope/waits/attribution/addscope_Attribution.hpp"
 #include "addscope/waits/attribution/addscope_KernelName.hpp"
 #include "addscope/waits/device/addscope_CudaDevices.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
@@ -92,12 +94,16 @@ SyncTracker& SyncTracker::global() {
       mode = "cupti";
     }
     const char* lt = std::getenv("ADDSCOPE_WAITS_LAUNCHES");
-    std::string tie = lt && *lt ? lt : "external";
+    // Launch callbacks by default: on the H200 with CUPTI 13 (2026-12-01)
+    // external correlation left a Kokkos program's first kernel untied (its
+    // API record's buffer came after the kernel's), and API records of the
+    // launch entries alone brought no external correlation at all.
+    std::string tie = lt && *lt ? lt : "callbacks";
     if (tie != "external" && tie != "callbacks") {
       std::cerr << "addscope waits: ADDSCOPE_WAITS_LAUNCHES='" << tie
                 << "' is invalid; allowed: external, callbacks; using "
-                   "external\n";
-      tie = "external";
+                   "callbacks\n";
+      tie = "callbacks";
     }
     if (mode != "none" && Impl::cupti_source_built()) {
       const auto m = mode == "callbacks"  ? Impl::CuptiMode::Callbacks
@@ -178,6 +184,19 @@ std::uint64_t SyncTracker::mark() const {
 }
 
 std::vector<CallRecord> SyncTracker::waits_since(std::uint64_t m) {
+  // What ended before now is settled once the device's records have been
+  // flushed from a moment at least the clock tolerance later (a blocking
+  // call waits for the kernels that ended up to kClockTolerance_s after
+  // it): the caller asks right after its calls (the seed experiment's naive
+  // read), so wait that long, then flush. (Without this the naive read of
+  // measure_read_after_launch came back unattributed on the H200.)
+  Parts& p = *p_;
+  const double ready = p.now() + Impl::kClockTolerance_s + 5e-6;
+  const auto bound =  // (a test's manual clock does not move)
+      std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+  while (p.now() < ready && std::chrono::steady_clock::now() < bound)
+    std::this_thread::sleep_for(std::chrono::microseconds(5));
+  flush();
   std::lock_guard<std::mutex> g(p_->analyzer.mutex());
   p_->analyzer.drain_locked(nullptr, false);
   return p_->analyzer.replay().waits_since(m);

@@ -127,7 +127,8 @@ class SyncTracker final : public Impl::DeviceSink {
   /// Calls that begin after this have ids >= the returned mark.
   std::uint64_t mark() const;
   /// The calls that waited, among those begun since `mark` (and kept among
-  /// the recent ones), longest wait first. Call flush() first.
+  /// the recent ones), longest wait first; what ended before the call is
+  /// settled first (a device flush kClockTolerance_s after it).
   std::vector<CallRecord> waits_since(std::uint64_t mark);
   /// The results so far (what the threads recorded is analyzed first).
   WaitsSnapshot snapshot();

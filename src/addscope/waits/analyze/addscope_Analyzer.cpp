@@ -203,7 +203,7 @@ void Analyzer::drain_locked(DeviceSource* source, bool final) {
 }
 
 std::uint64_t Analyzer::events_dropped() {
-  std::uint64_t n = dropped_by_gone_logs_;
+  std::uint64_t n = dropped_by_gone_logs_ + logs_.late();
   std::lock_guard<std::mutex> g(logs_.mutex());
   for (ThreadLog* l : logs_.logs()) n += l->dropped();
   return n;

@@ -314,6 +314,7 @@ BufferPool& buffers() {
 
 class CuptiSource;
 std::atomic<CuptiSource*> g_active{nullptr};
+std::atomic<void (*)()> g_cuda_started{nullptr};
 
 class CuptiSource final : public DeviceSource {
  public:
@@ -393,6 +394,16 @@ class CuptiSource final : public DeviceSource {
   void stop() override {
     std::lock_guard<std::mutex> g(mu_);
     if (!running_) return;
+    stopped_ = true;
+    if (contexts_going_) {
+      // The program's exit is tearing CUDA down (its runtime's exit hook ran
+      // before ours; CUPTI's own may have too): the records were handed
+      // over when the context began to go away, and calling CUPTI now may
+      // crash the exiting program. Nothing more is asked of it.
+      running_ = false;
+      g_active = nullptr;
+      return;
+    }
     if (mode_ != CuptiMode::Callbacks) {
       api_.ActivityFlushAll(kFlushForced);
       api_.ActivityDisable(kActivityConcurrentKernel);
@@ -447,8 +458,11 @@ class CuptiSource final : public DeviceSource {
           if (rec->kind == kActivityExternalCorrelation) {
             const auto* e =
                 reinterpret_cast<const ExternalCorrelationRecord*>(rec);
+            ++seen_.external;
             if (e->externalKind == kExternalKindCustom0)
               out.on_external_correlation(e->correlationId, e->externalId);
+          } else if (rec->kind == kActivityRuntime) {
+            ++seen_.api;
           }
       kernels.clear();
       copies.clear();
@@ -461,9 +475,26 @@ class CuptiSource final : public DeviceSource {
         else if (decode_copy_record(rec, offset_ns_, *sink_, &cp))
           copies.push_back(cp);
       }
+      seen_.kernels += kernels.size();
+      seen_.copies += copies.size();
+      ++seen_.buffers;
       if (!kernels.empty()) out.on_device_kernels(kernels);
       if (!copies.empty()) out.on_device_copies(copies);
       buffers().give_back(c.buffer);
+    }
+    if (stopped_ && !said_) {
+      said_ = true;
+      const char* v = std::getenv("ADDSCOPE_WAITS_VERBOSE");
+      if (v && *v && std::strcmp(v, "0") != 0)
+        std::fprintf(stderr,
+                     "addscope waits: CUPTI delivered %llu buffers: %llu "
+                     "kernel, %llu copy/memset, %llu external-correlation, "
+                     "%llu runtime API records\n",
+                     (unsigned long long)seen_.buffers,
+                     (unsigned long long)seen_.kernels,
+                     (unsigned long long)seen_.copies,
+                     (unsigned long long)seen_.external,
+                     (unsigned long long)seen_.api);
     }
   }
 
@@ -503,7 +534,11 @@ class CuptiSource final : public DeviceSource {
   Result enable_call_records(std::string* how) {
     Result r = api_.ActivityEnable(kActivityExternalCorrelation);
     if (r != kSuccess) return r;
-    if (api_.ActivityEnableRuntimeApi) {
+    // ADDSCOPE_WAITS_API_RECORDS=launches: only the launches' API records
+    // (CUPTI 12.x+); default: every runtime call's.
+    const char* which = std::getenv("ADDSCOPE_WAITS_API_RECORDS");
+    if (which && std::strcmp(which, "launches") == 0 &&
+        api_.ActivityEnableRuntimeApi) {
       bool ok = true;
       for (CallbackId id : ids_of(kDomainRuntimeApi, ApiCallKind::Launch))
         ok = api_.ActivityEnableRuntimeApi(id, 1) == kSuccess && ok;
@@ -589,11 +624,15 @@ class CuptiSource final : public DeviceSource {
       // A context goes away (a program's exit tears its CUDA runtime down,
       // perhaps before the tool's own exit hook runs): its kernels' records
       // are handed over now.
-      if (cbid == kContextDestroyStarting &&
-          self->mode_ != CuptiMode::Callbacks)
-        self->api_.ActivityFlushAll(kFlushForced);
+      if (cbid == kContextDestroyStarting) {
+        if (self->mode_ != CuptiMode::Callbacks)
+          self->api_.ActivityFlushAll(kFlushForced);
+        self->contexts_going_ = true;
+      }
       return;
     }
+    if (g_cuda_started.load(std::memory_order_relaxed))
+      if (void (*h)() = g_cuda_started.exchange(nullptr)) h();
     DeviceSink* sink = self->sink_;
     const auto* cd = static_cast<const CallbackData*>(data);
     const bool enter = cd->callbackSite == kApiEnter;
@@ -719,6 +758,13 @@ class CuptiSource final : public DeviceSource {
     self->ready_.push_back({buffer, valid});
   }
 
+  // What CUPTI delivered (the analyzer's thread only): said at stop with
+  // ADDSCOPE_WAITS_VERBOSE=1.
+  struct Seen {
+    std::uint64_t buffers = 0, kernels = 0, copies = 0, external = 0, api = 0;
+  } seen_;
+  std::atomic<bool> stopped_{false}, contexts_going_{false};
+  bool said_ = false;
   const CuptiMode mode_;
   const bool any_program_;
   std::atomic<std::uint64_t> dropped_{0};
@@ -837,6 +883,8 @@ std::unique_ptr<DeviceSource> make_cupti_source(CuptiMode mode,
 }
 
 bool cupti_source_built() { return true; }
+
+void set_cuda_started_hook(void (*hook)()) { g_cuda_started.store(hook); }
 
 }  // namespace Impl
 }  // namespace addscope

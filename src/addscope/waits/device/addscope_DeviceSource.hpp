@@ -155,6 +155,11 @@ std::unique_ptr<DeviceSource> make_cupti_source(
     CuptiMode mode = CuptiMode::Full, bool any_program = false);
 /// Whether this build has the CUPTI source.
 bool cupti_source_built();
+/// Called once, on the thread of the first CUDA call the CUPTI source sees
+/// (the CUDA runtime is up: its exit hooks are registered by then). The
+/// tool registers its exit hook again there, so that at exit() it runs
+/// before CUDA tears itself down (tool/addscope_ToolLifecycle.cpp).
+void set_cuda_started_hook(void (*hook)());
 
 }  // namespace Impl
 }  // namespace addscope

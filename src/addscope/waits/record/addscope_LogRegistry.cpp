@@ -35,7 +35,12 @@ struct ThreadLogs {
   std::vector<std::pair<std::uint64_t, ThreadLog*>> all;
   bool exiting = false;
   ~ThreadLogs() {
+    // Past this a call of this thread (a CUDA callback from the exit's
+    // teardown, a later thread_local's destructor) records nothing: its
+    // logs are retired, and the analyzer deletes them once read.
     exiting = true;
+    last_serial = 0;
+    last = nullptr;
     std::lock_guard<std::mutex> g(registries_mutex());
     for (const auto& e : all) {
       auto it = registries().find(e.first);
@@ -69,8 +74,11 @@ LogRegistry::~LogRegistry() {
 
 ThreadLog* LogRegistry::this_thread() {
   ThreadLogs& t = tls();
+  if (t.exiting) {
+    late_.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
   if (t.last_serial == serial_) return t.last;
-  if (t.exiting) return nullptr;
   for (const auto& e : t.all)
     if (e.first == serial_) {
       t.last_serial = serial_;

@@ -7,6 +7,7 @@
 #ifndef ADDSCOPE_WAITS_RECORD_LOGREGISTRY_HPP
 #define ADDSCOPE_WAITS_RECORD_LOGREGISTRY_HPP
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,8 +38,11 @@ class LogRegistry {
   }
 
   /// This thread's log, registered on first use; null once this thread is
-  /// exiting (its destructors run after its log was retired).
+  /// exiting (its destructors run after its log was retired), each such
+  /// event counted in late().
   ThreadLog* this_thread();
+  /// Events of threads whose logs were gone (counted as dropped).
+  std::uint64_t late() const { return late_.load(std::memory_order_relaxed); }
 
   /// The analyzer's view of the logs (the caller holds mutex()).
   std::vector<ThreadLog*>& logs() { return logs_; }
@@ -62,6 +66,7 @@ class LogRegistry {
   std::mutex mu_;
   std::vector<ThreadLog*> logs_;
   std::uint64_t serial_;
+  std::atomic<std::uint64_t> late_{0};
   void (*on_exit_)(void*, ThreadLog&) = nullptr;
   void* on_exit_arg_ = nullptr;
 };

@@ -9,8 +9,10 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <string>
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
+#include "addscope/waits/device/addscope_DeviceSource.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -102,10 +104,18 @@ void install_lifecycle(SyncTracker& tracker, LifecycleHooks hooks) {
   if (once.exchange(true)) return;
   g_tracker = &tracker;
   g_hooks = hooks;
-  // Registered after the device runtime started (Kokkos initializes its
-  // backends before its tools), so they run before it shuts down.
   std::atexit(exit_hook);
   std::at_quick_exit(quick_exit_hook);
+  // And again at the first CUDA call CUPTI shows: exit hooks run in the
+  // reverse order of their registration, and one registered before the
+  // CUDA runtime's would run after CUDA tore itself down — with CUPTI's
+  // records, buffers and callbacks half gone (a Kokkos program returning
+  // from main without Kokkos::finalize crashed in its exit on the H200,
+  // 2026-12-01). The report is written once, by whichever runs first.
+  set_cuda_started_hook([] {
+    const char* v = std::getenv("ADDSCOPE_WAITS_EXIT_HOOK_AT_CUDA");
+    if (!v || std::string(v) != "0") std::atexit(exit_hook);
+  });
   if (::pipe2(g_done, O_CLOEXEC) != 0) g_done[0] = g_done[1] = -1;
   // Only where the program left the default action: its own handlers
   // (Python's SIGINT, an MPI launcher's) stay as they are.

@@ -49,17 +49,21 @@
 #include "addscope/waits/tool/addscope_ToolOutputs.hpp"
 #include "addscope/waits/tool/addscope_ToolStart.hpp"
 
+// The Kokkos Tools C ABI (Kokkos_Profiling_C_Interface.h), stable since 3.x.
+// Outside the anonymous namespace: kokkosp_request_tool_settings takes it,
+// and a function of a type with internal linkage has internal linkage too
+// (g++ 13 then leaves it out of the library's symbols, and Kokkos fences
+// around every kernel for a tool that never said it needs no fences).
+struct AddscopeToolSettings {
+  bool requires_global_fencing;
+  bool padding[255];
+};
+
 namespace {
 
 using addscope::Impl::ToolCallbacks;
 using addscope::Impl::ToolOutputs;
 using addscope::Impl::ToolsSpaceHandle;
-
-// The Kokkos Tools C ABI (Kokkos_Profiling_C_Interface.h), stable since 3.x.
-struct ToolSettings {
-  bool requires_global_fencing;
-  bool padding[255];
-};
 
 ToolCallbacks& tool() {
   static ToolCallbacks* c =
@@ -194,7 +198,7 @@ void kokkosp_declare_metadata(const char* key, const char* value) {
   });
 }
 
-void kokkosp_request_tool_settings(std::uint32_t n, ToolSettings* s) {
+void kokkosp_request_tool_settings(std::uint32_t n, AddscopeToolSettings* s) {
   // Global fences around every kernel would move the very waits we look for.
   if (n >= 1 && s) s->requires_global_fencing = false;
 }
