@@ -2,7 +2,8 @@
 """Draws an addscope waits trace (ADDSCOPE_WAITS_TRACE, Chrome trace-event
 JSON) as a picture with gnuplot: one row per host thread and per device
 stream, host calls and kernels as boxes (waiting calls red, kernels blue,
-the rest grey), and an arrow from each kernel to the call that waited for it.
+the device's idle gaps orange, the rest grey), and an arrow from each kernel
+(or idle gap) to the call that waited for it (or was blamed for it).
 
   python3 tests/tools/waits_trace_plot.py TRACE.json OUT.png [--from S --to S]
 
@@ -74,20 +75,32 @@ def main():
             depth[id(e)] = len(stack)
             stack.append(e)
 
+    # The call that waited: the innermost slice holding a flow's end (its
+    # region around it did not wait).
+    innermost = set()
+    for (pid, tid, ts) in waited:
+        best = None
+        for e in slices:
+            if (e["pid"], e.get("tid", 0)) == (pid, tid) and e["ts"] <= ts <= e["ts"] + e["dur"]:
+                if best is None or depth.get(id(e), 0) > depth.get(id(best), 0):
+                    best = e
+        if best is not None:
+            innermost.add(id(best))
+
     tmp = tempfile.mkdtemp(prefix="waits_plot_")
-    boxes = {"wait": [], "kernel": [], "call": []}
+    boxes = {"wait": [], "kernel": [], "call": [], "idle": []}
     labels = []
-    for e in slices:
+    for e in sorted(slices, key=lambda e: depth.get(id(e), 0)):
         b, d = e["ts"], e["dur"]
         if b + d < t0 or b > t1:
             continue
         key = (e["pid"], e.get("tid", 0))
         y = row[key]
-        if e["pid"] >= 100:
+        if e["pid"] >= 100 and e["name"].startswith("idle:"):
+            kind = "idle"
+        elif e["pid"] >= 100:
             kind = "kernel"
-        elif e.get("args", {}).get("wait_us") or any(
-                k[0] == key[0] and k[1] == key[1] and b <= k[2] <= b + d
-                for k in waited):
+        elif e.get("args", {}).get("wait_us") or id(e) in innermost:
             kind = "wait"
         else:
             kind = "call"
@@ -122,7 +135,7 @@ def main():
         f"set yrange [-0.8:{len(tracks) - 0.2}]",
         f"set ytics ({ytics}) noenhanced",
         "set grid xtics",
-        "set key outside top center horizontal",
+        "set key outside top center horizontal maxcols 4 width -2",
         "set style fill solid 0.85 border -1",
     ]
     for i, (x, y, t) in enumerate(labels):
@@ -133,8 +146,9 @@ def main():
                   "head filled lw 2 lc rgb '#d62728' front")
     plots = []
     style = {"call": ("#b0b0b0", "host call"), "kernel": ("#1f77b4", "kernel (device time)"),
-             "wait": ("#d62728", "call that waited")}
-    for kind in ("call", "kernel", "wait"):
+             "wait": ("#d62728", "call that waited"),
+             "idle": ("#ffbf66", "device idle (its cause above)")}
+    for kind in ("call", "wait", "kernel", "idle"):
         path = os.path.join(tmp, kind + ".dat")
         if os.path.getsize(path):
             c, t = style[kind]
