@@ -395,15 +395,6 @@ class CuptiSource final : public DeviceSource {
     std::lock_guard<std::mutex> g(mu_);
     if (!running_) return;
     stopped_ = true;
-    if (contexts_going_) {
-      // The program's exit is tearing CUDA down (its runtime's exit hook ran
-      // before ours; CUPTI's own may have too): the records were handed
-      // over when the context began to go away, and calling CUPTI now may
-      // crash the exiting program. Nothing more is asked of it.
-      running_ = false;
-      g_active = nullptr;
-      return;
-    }
     if (mode_ != CuptiMode::Callbacks) {
       api_.ActivityFlushAll(kFlushForced);
       api_.ActivityDisable(kActivityConcurrentKernel);
@@ -624,11 +615,9 @@ class CuptiSource final : public DeviceSource {
       // A context goes away (a program's exit tears its CUDA runtime down,
       // perhaps before the tool's own exit hook runs): its kernels' records
       // are handed over now.
-      if (cbid == kContextDestroyStarting) {
-        if (self->mode_ != CuptiMode::Callbacks)
-          self->api_.ActivityFlushAll(kFlushForced);
-        self->contexts_going_ = true;
-      }
+      if (cbid == kContextDestroyStarting &&
+          self->mode_ != CuptiMode::Callbacks)
+        self->api_.ActivityFlushAll(kFlushForced);
       return;
     }
     if (g_cuda_started.load(std::memory_order_relaxed))
@@ -763,7 +752,7 @@ class CuptiSource final : public DeviceSource {
   struct Seen {
     std::uint64_t buffers = 0, kernels = 0, copies = 0, external = 0, api = 0;
   } seen_;
-  std::atomic<bool> stopped_{false}, contexts_going_{false};
+  std::atomic<bool> stopped_{false};
   bool said_ = false;
   const CuptiMode mode_;
   const bool any_program_;
