@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "addscope/addscope_Json.hpp"
-#include "addscope/core/addscope_Format.hpp"
 #include "addscope/addscope_Version.hpp"
+#include "addscope/core/addscope_Format.hpp"
 #include "bench_report.hpp"
 #include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Table.hpp"
@@ -90,11 +90,12 @@ json report_json(const Report& r) {
   doc["warnings"] = r.warnings;
   json rows = json::array();
   std::size_t measured = 0;
-  for_each_row(r, [&](const SweepPoint& p, const PointAdvice& a,
-                      const CandidateResult& c) {
-    rows.push_back(row_json(r, p, a, c));
-    measured += c.measured ? 1 : 0;
-  });
+  for_each_sweep_row(
+      r.points, r.advice,
+      [&](const SweepPoint& p, const PointAdvice& a, const CandidateResult& c) {
+        rows.push_back(row_json(r, p, a, c));
+        measured += c.measured ? 1 : 0;
+      });
   doc["rows"] = rows;
   doc["references"] = references_json(r);
   json adv = json::array(), rec = json::array();
@@ -130,36 +131,38 @@ std::string add_rows_csv(const Report& r) {
       "pct_of_dram_peak reference_gbps pct_of_reference fits_cache "
       "checked_elements verified"));
   auto g = [](double v) { return fmt::format("{:.9g}", v); };
-  for_each_row(r, [&](const SweepPoint& pt, const PointAdvice& a,
-                      const CandidateResult& c) {
-    if (!c.measured) return;
-    const auto& p = c.phases;
-    const auto& s = p.completion;
-    const int k = exact_log2(pt.n);
-    const double peak = pct_of_peak(r.device, c), ref = pct_of_reference(a, c);
-    t.add({pt.type,
-           std::to_string(pt.n),
-           k >= 0 ? std::to_string(k) : "",
-           c.candidate.to_string(),
-           c.resolved.to_string(),
-           std::to_string(p.bytes),
-           g(s.median_s),
-           g(s.min_s),
-           g(s.max_s),
-           g(s.q1_s),
-           g(s.q3_s),
-           g(s.stddev_s),
-           p.device.count ? g(p.device.median_s) : "",
-           fmt::format("{:.6g}", p.gbps_median),
-           fmt::format("{:.6g}", p.gbps_best),
-           g(p.launch.median_s),
-           peak >= 0 ? fmt::format("{:.4g}", peak) : "",
-           fmt::format("{:.6g}", a.reference.gbps),
-           ref >= 0 ? fmt::format("{:.4g}", ref) : "",
-           a.fits_cache ? "1" : "0",
-           std::to_string(c.check.checked),
-           c.check.checked > 0 && c.check.ok() ? "1" : "0"});
-  });
+  for_each_sweep_row(r.points, r.advice,
+                     [&](const SweepPoint& pt, const PointAdvice& a,
+                         const CandidateResult& c) {
+                       if (!c.measured) return;
+                       const auto& p = c.phases;
+                       const auto& s = p.completion;
+                       const int k = exact_log2(pt.n);
+                       const double peak = pct_of_peak(r.device, c),
+                                    ref = pct_of_reference(a, c);
+                       t.add({pt.type,
+                              std::to_string(pt.n),
+                              k >= 0 ? std::to_string(k) : "",
+                              c.candidate.to_string(),
+                              c.resolved.to_string(),
+                              std::to_string(p.bytes),
+                              g(s.median_s),
+                              g(s.min_s),
+                              g(s.max_s),
+                              g(s.q1_s),
+                              g(s.q3_s),
+                              g(s.stddev_s),
+                              p.device.count ? g(p.device.median_s) : "",
+                              fmt::format("{:.6g}", p.gbps_median),
+                              fmt::format("{:.6g}", p.gbps_best),
+                              g(p.launch.median_s),
+                              peak >= 0 ? fmt::format("{:.4g}", peak) : "",
+                              fmt::format("{:.6g}", a.reference.gbps),
+                              ref >= 0 ? fmt::format("{:.4g}", ref) : "",
+                              a.fits_cache ? "1" : "0",
+                              std::to_string(c.check.checked),
+                              c.check.checked > 0 && c.check.ok() ? "1" : "0"});
+                     });
   return t.csv();
 }
 

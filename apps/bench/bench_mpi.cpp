@@ -6,7 +6,8 @@
 // the slowest rank's time); efficiency = aggregate / (ranks x single-rank
 // rate). The same for staging each rank's block to a host mirror (fence +
 // deep_copy: Open MPI need not be CUDA-aware). Every add verified on every
-// rank. The measuring is the library's (addscope::mpi).
+// rank. The measuring is the library's (mpi::sweep_weak_scaling); here: the
+// plan per rank, the table, JSON and CSV.
 #include "bench_mpi.hpp"
 
 #include <fmt/format.h>
@@ -21,10 +22,8 @@
 
 #include "addscope/core/addscope_Format.hpp"
 #include "addscope/mpi/addscope_MpiJson.hpp"
-#include "bench_plan.hpp"
 #include "common/addscope_apps_Configs.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Inputs.hpp"
 #include "common/addscope_apps_Mpi.hpp"
 #include "common/addscope_apps_Table.hpp"
 
@@ -46,80 +45,9 @@ constexpr const char* kDefinition =
     "(one clock), the slowest rank's time across nodes (median over runs); "
     "efficiency = aggregate / (ranks x single-rank rate)";
 
-struct Row {
-  apps::ValueType type = apps::ValueType::Float;
-  std::int64_t n = 0;  ///< per rank
-  std::string what;    ///< "add" | "stage D2H"
-  std::string label;   ///< rank 0's kernel label, or the copy
-  mpi::WeakScaling w;
-  bool checked = false;  ///< an add, verified
-  Verification check;
-};
+using Row = mpi::WeakScalingRow;
 
 std::string pct(double f) { return fmt::format("{:.1f}%", 100 * f); }
-
-template <class T>
-void measure_type(const apps::MpiRun& run, const Plan& plan,
-                  apps::ValueType type, const DeviceInfo& dev,
-                  std::vector<Row>& rows, int& failures) {
-  const Exec exec;
-  const MPI_Comm comm = run.comm();
-  const std::int64_t nmax = plan.sizes.back();
-  auto host = make_host_array<T, PinnedHostSpace>("addscope-bench::stage",
-                                                  plan.transfers ? nmax : 0);
-  MeasureOptions opt = plan.advisor.measure;
-  opt.device_time = false;
-  for (const std::int64_t n : plan.sizes) {
-    // N per rank: a distributed vector of ranks x N (allocated per size,
-    // so that only three arrays live at a time).
-    const std::int64_t tn = n * run.ranks();
-    mpi::DistributedVector<T, Mem> xs("x", tn, comm), ys("y", tn, comm),
-        os("out", tn, comm);
-    apps::fill_inputs(
-        exec, xs.local(), ys.local(),
-        plan.seed + 1000003 * std::uint64_t(run.rank()) + std::uint64_t(n));
-    for (const auto& c : plan.candidates) {
-      Row row;
-      row.type = type;
-      row.n = n;
-      row.what = "add";
-      Kokkos::deep_copy(os.local(), T(0));
-      exec.fence();
-      const std::string label = c.kernel_label(addscope::resolve_launch_config(
-          exec, xs.local(), ys.local(), os.local(), c));
-      row.label = label;
-      row.w = mpi::measure_weak_scaling(
-          comm, exec, label, n, add_bytes(n, sizeof(T)),
-          [&] { mpi::add(exec, xs, ys, os, c); }, opt);
-      row.checked = true;
-      row.check = mpi::verify_add(exec, xs, ys, os);
-      if (!row.check.ok()) {
-        ++failures;
-        if (run.root())
-          std::cerr << kProgram << ": WRONG RESULT for " << label
-                    << " at N = " << size_name(n)
-                    << " per rank: " << row.check.detail << "\n";
-      }
-      rows.push_back(row);
-    }
-    if (plan.transfers) {
-      Row row;
-      row.type = type;
-      row.n = n;
-      row.what = "stage D2H";
-      const auto h = Kokkos::subview(host, std::make_pair(std::int64_t(0), n));
-      row.label = std::string("fence + deep_copy to a ") +
-                  (dev.has_pinned ? "pinned" : "host") + " mirror";
-      row.w = mpi::measure_weak_scaling(
-          comm, exec, row.label, n, transfer_bytes(n, sizeof(T)),
-          [&] { fenced_copy(exec, h, os.local()); }, opt);
-      rows.push_back(row);
-    }
-    if (run.root())
-      std::cerr << kProgram << ": " << apps::to_string(type)
-                << " N = " << size_name(n) << " per rank done\n";
-  }
-}
 
 std::string render(const apps::MpiRun& run, const Plan& plan,
                    const DeviceInfo& dev, const std::vector<Row>& rows) {
@@ -138,7 +66,7 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
     head.push_back(h);
   apps::Table t(head);
   for (const auto& r : rows) {
-    std::vector<std::string> cells = {apps::to_string(r.type), size_name(r.n),
+    std::vector<std::string> cells = {r.type, size_name(r.n),
                                       r.what + " " + r.label};
     for (double g : r.w.alone.gbps) cells.push_back(format_gbps(g));
     const auto& tg = r.w.together;
@@ -155,8 +83,7 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
   s += t.text() + "\n";
   // The line the issue asks for, where it was measured.
   for (const auto& r : rows)
-    if (r.what == "add" && r.type == apps::ValueType::Float &&
-        r.n == (std::int64_t(1) << 28))
+    if (r.what == "add" && r.type == "float" && r.n == (std::int64_t(1) << 28))
       s += fmt::format(
           "float at 2^28 per rank, {}: aggregate {} GB/s over {} ranks = "
           "{} of {} x the single-rank rate ({} GB/s; each rank alone: {})\n",
@@ -171,29 +98,12 @@ std::string render(const apps::MpiRun& run, const Plan& plan,
   return s;
 }
 
-json to_json_rows(const std::vector<Row>& rows) {
-  json a = json::array();
-  for (const auto& r : rows) {
-    json j = mpi::to_json(r.w);
-    j["type"] = apps::to_string(r.type);
-    j["n_per_rank"] = r.n;
-    j["what"] = r.what;
-    j["label"] = r.label;
-    j["bytes_per_rank"] = r.what == "add"
-                              ? add_bytes(r.n, apps::size_of(r.type))
-                              : transfer_bytes(r.n, apps::size_of(r.type));
-    j["check"] = r.checked ? to_json(r.check) : json(nullptr);
-    a.push_back(j);
-  }
-  return a;
-}
-
 std::string rows_csv(const std::vector<Row>& rows) {
   apps::Table t({"type", "n_per_rank", "what", "label", "ranks",
                  "single_rank_gbps", "aggregate_gbps", "efficiency",
                  "slowest_rank", "job_median_s", "check"});
   for (const auto& r : rows)
-    t.add({apps::to_string(r.type), std::to_string(r.n), r.what, r.label,
+    t.add({r.type, std::to_string(r.n), r.what, r.label,
            std::to_string(r.w.ranks), fmt::format("{}", r.w.single_rank_gbps),
            fmt::format("{}", r.w.aggregate_gbps),
            fmt::format("{}", r.w.efficiency),
@@ -246,7 +156,9 @@ bool report(const apps::MpiRun& run, const Options& o, const Plan& plan,
   doc["mpi"] = {{"ranks", run.ranks()}, {"placement", run.placements_json()}};
   doc["definition"] = kDefinition;
   doc["notes"] = plan.notes;
-  doc["rows"] = to_json_rows(rows);
+  json a = json::array();
+  for (const auto& r : rows) a.push_back(mpi::to_json(r));
+  doc["rows"] = a;
   doc["verify_failures"] = failures;
   doc["elapsed_s"] = elapsed;
   bool ok = true;
@@ -297,10 +209,21 @@ int run_mpi(apps::CommandLine& cl, const Options& o) {
           "type(s), repeat {}\n",
           kProgram, run.ranks(), plan.sizes.size(), plan.candidates.size(),
           plan.types.size(), plan.advisor.measure.repeat);
+    auto observe = [&](const Row& r, bool size_done) {
+      if (r.checked && !r.check.ok()) ++failures;
+      if (r.checked && !r.check.ok() && run.root())
+        std::cerr << kProgram << ": WRONG RESULT for " << r.label
+                  << " at N = " << size_name(r.n)
+                  << " per rank: " << r.check.detail << "\n";
+      if (size_done && run.root())
+        std::cerr << kProgram << ": " << r.type << " N = " << size_name(r.n)
+                  << " per rank done\n";
+    };
     for (const auto t : plan.types)
       apps::with_type(t, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        measure_type<T>(run, plan, t, dev, rows, failures);
+        mpi::sweep_weak_scaling<typename decltype(tag)::type>(
+            run.comm(), plan, apps::to_string(t), dev.has_pinned, rows,
+            observe);
       });
   } catch (const std::exception& e) {
     run.abort(kProgram, e, apps::exit_failure);

@@ -85,27 +85,29 @@ std::string add_table(const Report& r) {
   Table t({"n", "type", "config", "ran as", "median", "min", "max", "GB/s",
            "% peak", "vs ref", "launch", "device", "check"});
   bool unreliable = false;
-  for_each_row(r, [&](const SweepPoint& pt, const PointAdvice& a,
-                      const CandidateResult& c) {
-    if (!c.measured) return;
-    const auto& p = c.phases;
-    const double ref = pct_of_reference(a, c);
-    unreliable = unreliable || (ref < 0 && !a.reference.name.empty());
-    t.add(std::vector<std::string>{size_name(pt.n), pt.type,
-                                   c.candidate.to_string(), ran_text(c)} +
-          times(p.completion) +
-          std::vector<std::string>{
-              format_gbps(p.gbps_median),
-              format_pct(pct_of_peak(r.device, c), peak),
-              ref >= 0                   ? format_pct(ref)
-              : a.reference.name.empty() ? "n/a"
-                                         : "unreliable",
-              format_seconds(p.launch.median_s),
-              p.device.count ? format_seconds(p.device.median_s) : "n/a",
-              c.check.checked == 0 ? "not checked"
-              : c.check.ok()       ? "ok"
-                                   : "WRONG"});
-  });
+  for_each_sweep_row(
+      r.points, r.advice,
+      [&](const SweepPoint& pt, const PointAdvice& a,
+          const CandidateResult& c) {
+        if (!c.measured) return;
+        const auto& p = c.phases;
+        const double ref = pct_of_reference(a, c);
+        unreliable = unreliable || (ref < 0 && !a.reference.name.empty());
+        t.add(std::vector<std::string>{size_name(pt.n), pt.type,
+                                       c.candidate.to_string(), ran_text(c)} +
+              times(p.completion) +
+              std::vector<std::string>{
+                  format_gbps(p.gbps_median),
+                  format_pct(pct_of_peak(r.device, c), peak),
+                  ref >= 0                   ? format_pct(ref)
+                  : a.reference.name.empty() ? "n/a"
+                                             : "unreliable",
+                  format_seconds(p.launch.median_s),
+                  p.device.count ? format_seconds(p.device.median_s) : "n/a",
+                  c.check.checked == 0 ? "not checked"
+                  : c.check.ok()       ? "ok"
+                                       : "WRONG"});
+      });
   out += t.text();
   if (unreliable)
     out +=
@@ -127,11 +129,10 @@ std::string reference_table(const Report& r) {
     for (const auto& ref : p.references) {
       std::string what = ref.result.what;
       if (!ref.clean || noise.exceeded_by(ref.result.time))
-        what += fmt::format(" [noisy: max {:.1f}x min{}]",
-                            spread_ratio(ref.result.time),
-                            ref.attempts > 1 ? fmt::format(" after {} attempts",
-                                                           ref.attempts)
-                                             : std::string());
+        what += fmt::format(
+            " [noisy: max {:.1f}x min{}]", spread_ratio(ref.result.time),
+            ref.attempts > 1 ? fmt::format(" after {} attempts", ref.attempts)
+                             : std::string());
       if (!st.reliable && ref.name == st.name) what += " [unreliable]";
       t.add(std::vector<std::string>{size_name(p.n), p.type, what} +
             times(ref.result.time) +
@@ -226,17 +227,6 @@ std::string latency_table(const Report& r) {
 }
 
 }  // namespace
-
-double pct_of_peak(const DeviceInfo& d, const CandidateResult& c) {
-  return d.dram_peak_gbps > 0 ? 100 * c.phases.gbps_median / d.dram_peak_gbps
-                              : -1;
-}
-
-double pct_of_reference(const PointAdvice& a, const CandidateResult& c) {
-  return a.reference.reliable && a.reference.gbps > 0
-             ? 100 * c.phases.gbps_median / a.reference.gbps
-             : -1;
-}
 
 void compute_advice(Report& r) {
   r.advice = advise_across_sizes(r.points, r.device);

@@ -1,19 +1,15 @@
 // addscope-bench — the plain data the bench passes around: options, the
-// plan, and what was measured. The measuring is the library's.
+// plan, and what was measured. The planning and the measuring are the
+// library's (device/SweepPlan, device/Sweep).
 #ifndef ADDSCOPE_APPS_BENCH_BENCH_TYPES_HPP_
 #define ADDSCOPE_APPS_BENCH_BENCH_TYPES_HPP_
 
-#include <cstdint>
+#include <algorithm>
 #include <string>
 #include <vector>
 
-#include "addscope/device/addscope_Advisor.hpp"
-#include "addscope/device/addscope_DeviceInfo.hpp"
-#include "addscope/device/addscope_HostTransfers.hpp"
-#include "addscope/device/addscope_LaunchLatency.hpp"
-#include "addscope/device/addscope_References.hpp"
-#include "addscope/launch/addscope_LaunchConfig.hpp"
-#include "addscope/timing/addscope_Results.hpp"
+#include "addscope/device/addscope_Sweep.hpp"
+#include "addscope/device/addscope_SweepPlan.hpp"
 #include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Types.hpp"
 
@@ -37,42 +33,52 @@ struct Options {
   bool skip_latency = false;    ///< --no-latency
 };
 
-/// What will be measured.
-struct Plan {
-  std::vector<std::int64_t> sizes;
+/// What will be measured: the library's plan, for these types.
+struct Plan : SweepPlan {
   std::vector<ValueType> types;
-  std::vector<LaunchConfig> candidates;  ///< the configurations, as listed
-  bool user_configs = false;             ///< --configs given
-  AdvisorOptions advisor;                ///< measure options, time budget
-  ReferenceOptions references;           ///< re-measured while noisy
-  MeasureOptions latency_opt;            ///< single-element reads
-  int launches = 10000;                  ///< empty kernels, unfenced
-  int fenced_launches = 1000;            ///< empty kernels, fenced
-  bool quick = false;
-  std::uint64_t seed = 0;
-  bool transfers = true, latency = true;
-  std::vector<std::string> notes;  ///< how defaults were chosen
 };
 
-struct Report {
+/// The library's plan for the options (plan_sweep); throws InvalidArgument
+/// naming the flags.
+inline Plan make_plan(const Options& o, const DeviceInfo& dev, int team_max,
+                      std::uint64_t host_available) {
+  SweepRequest q;
+  q.sizes = o.common.sizes;
+  q.min_log2 = o.min_log2;
+  q.max_log2 = o.max_log2;
+  q.min_log2_set = o.min_log2_set;
+  q.max_log2_set = o.max_log2_set;
+  q.elem_size = 0;
+  for (const auto t : o.common.types)
+    q.elem_size = std::max(q.elem_size, apps::size_of(t));
+  q.configs = o.common.configs;
+  q.warmup = o.common.warmup;
+  q.repeat = o.common.repeat;
+  q.quick = o.quick;
+  q.seed = o.common.seed;
+  q.transfers = !o.skip_transfers;
+  q.latency = !o.skip_latency;
+  q.sizes_param = o.size_flag;
+  q.min_log2_param = "--min-log2";
+  q.max_log2_param = "--max-log2";
+  Plan plan;
+  static_cast<SweepPlan&>(plan) = plan_sweep(q, dev, team_max, host_available);
+  plan.types = o.common.types;
+  return plan;
+}
+
+/// What was measured (the library's results) and what it means.
+struct Report : SweepResults {
   DeviceInfo device;
   std::string kokkos_version;  ///< "3.4.1"
-  Options options;
   Plan plan;
-  /// Per (type, size), in sweep order: the advisor's results (every
-  /// candidate, measured or skipped) and the copy references beside them.
-  std::vector<SweepPoint> points;
   SweepAdvice advice;  ///< advise_across_sizes over the points
   /// Why there is no recommendation, with what to measure instead ("" if
   /// there is one).
   std::string no_recommendation;
-  std::vector<HostTransfer> transfers;
-  std::vector<HostTransfer> element_reads;
-  std::vector<LatencyResult> latency;
   std::vector<std::string> notes;     ///< how the sweep was chosen
   std::vector<std::string> warnings;  ///< what makes the numbers doubtful
-  int verify_failures = 0;
-  double elapsed_s = 0;  ///< measuring time (stdout and JSON)
+  double elapsed_s = 0;               ///< measuring time (stdout and JSON)
 };
 
 }  // namespace bench

@@ -19,13 +19,12 @@
 
 #include "addscope/addscope.hpp"
 #include "addscope/core/addscope_Format.hpp"
-#include "bench_plan.hpp"
-#include "bench_progress.hpp"
 #include "bench_report.hpp"
 #include "bench_sweep.hpp"
 #include "bench_types.hpp"
 #include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Files.hpp"
+#include "common/addscope_apps_SweepPlots.hpp"
 #if defined(ADDSCOPE_BENCH_MPI)
 #include "addscope/mpi/addscope_RankPlacement.hpp"
 #include "bench_mpi.hpp"
@@ -74,15 +73,15 @@ void plan_run(const Exec& exec, const Options& o, Report& report) {
   for (const auto t : o.common.types)
     apps::with_type(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      team_max = std::min(team_max, team_max_for<T>(exec));
+      team_max = std::min(team_max, sweep_team_max<T>(exec));
     });
   report.plan = make_plan(o, report.device, team_max,
                           available_bytes<Kokkos::HostSpace>());
   if (report.plan.user_configs)
     for (const auto t : o.common.types)
       apps::with_type(t, [&](auto tag) {
-        validate_configs<typename decltype(tag)::type>(exec, o.configs_flag,
-                                                       report.plan.candidates);
+        check_sweep_configs<typename decltype(tag)::type>(
+            exec, o.configs_flag, report.plan.candidates);
       });
   report.notes = report.plan.notes;
 }
@@ -98,12 +97,13 @@ void measure(const Exec& exec, Report& report) {
       kProgram, report.kokkos_version, dev.exec_space, dev.name, dev.units,
       dev.units_name, plan.sizes.size(), plan.candidates.size(),
       plan.types.size(), plan.advisor.measure.repeat));
+  const SweepObserver observe = SweepProgress(plan, dev, progress);
   for (const auto t : plan.types)
     apps::with_type(t, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      sweep_add<T>(exec, plan, t, progress, report);
+      sweep_add<T>(exec, plan, apps::to_string(t), report, observe);
     });
-  if (plan.transfers) sweep_transfers(exec, plan, progress, report);
+  if (plan.transfers) sweep_transfers(exec, plan, dev, report, observe);
   progress.finish();
   if (plan.latency) sweep_latency(exec, plan, report);
   // Host backends: our threads add at most `concurrency` to the load; more
@@ -130,9 +130,13 @@ void write_outputs(const Options& o, const Report& report) {
     apps::write_file_atomic(o.csv, add_rows_csv(report));
     wrote.push_back(o.csv);
   }
+  std::vector<std::string> types;
+  for (const auto t : report.plan.types) types.push_back(apps::to_string(t));
   if (!o.plot.empty())
-    for (const auto& p :
-         write_plots(report, o.plot, apps::find_program("gnuplot")))
+    for (const auto& p : apps::write_sweep_plots(
+             report, report.advice, report.device, types,
+             !report.plan.user_configs, report.kokkos_version, o.plot,
+             apps::find_program("gnuplot")))
       wrote.push_back(p);
   for (const auto& w : wrote) std::cout << "wrote " << w << "\n";
   std::cout << fmt::format("measured in {} (elapsed_s in the JSON)\n",
@@ -169,7 +173,6 @@ int run(const Options& o) {
   const Exec exec;
   const double t0 = host_seconds();
   Report report;
-  report.options = o;
   report.kokkos_version = version_text(KOKKOS_VERSION);
   try {
     plan_run(exec, o, report);

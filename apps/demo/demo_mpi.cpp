@@ -19,11 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "addscope/compute/addscope_Inputs.hpp"
 #include "addscope/core/addscope_Format.hpp"
 #include "addscope/mpi/addscope_MpiJson.hpp"
 #include "common/addscope_apps_Configs.hpp"
 #include "common/addscope_apps_Files.hpp"
-#include "common/addscope_apps_Inputs.hpp"
 #include "common/addscope_apps_Mpi.hpp"
 #include "common/addscope_apps_Table.hpp"
 #include "common/addscope_apps_Types.hpp"
@@ -338,8 +338,8 @@ json run_type(apps::MpiRun& run, const DemoOptions& o, const char* type_name,
                             sizeof(T), 3);
   mpi::DistributedVector<T, Mem> x("x", o.n, comm), y("y", o.n, comm),
       out("out", o.n, comm);
-  apps::fill_inputs(exec, x.local(), y.local(),
-                    o.common.seed + 1000003 * std::uint64_t(rank));
+  addscope::fill_inputs(exec, x.local(), y.local(),
+                        o.common.seed + 1000003 * std::uint64_t(rank));
   Kokkos::deep_copy(out.local(), T(0));
   Kokkos::fence();
 

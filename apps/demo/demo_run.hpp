@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "addscope/addscope.hpp"
+#include "addscope/compute/addscope_Inputs.hpp"
 #include "common/addscope_apps_Configs.hpp"
-#include "common/addscope_apps_Inputs.hpp"
 #include "demo_options.hpp"
 
 namespace addscope {
@@ -97,7 +97,7 @@ DemoRun measure_run(const DemoOptions& o, const char* type_name) {
   V x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "x"), n),
       y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "y"), n),
       out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "out"), n);
-  apps::fill_inputs(exec, x, y, o.common.seed);
+  addscope::fill_inputs(exec, x, y, o.common.seed);
   const std::string elem = "out[" + std::to_string(o.index) + "]";
   auto read_one = [&](const V& v) {
     return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),

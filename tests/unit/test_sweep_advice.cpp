@@ -264,4 +264,39 @@ TEST(SweepAdvice, EverySizeInTheCacheRecommendsNothing) {
   EXPECT_NE(a.points[0].line.find(" [fits in L2]"), std::string::npos);
 }
 
+// Each row of a sweep beside its point's advice; its % of the limit and of
+// a reference only where there is one to divide by.
+TEST(SweepAdvice, RowsBesideTheirAdviceAndTheirShares) {
+  const std::vector<SweepPoint> pts = {
+      point(kBig, {ran("range", kBig, 3000), ran("blas", kBig, 1000)},
+            {copy("cudaMemcpy", kBig, 2500)}),
+      point(2 * kBig, {ran("range", 2 * kBig, 2000)},
+            {copy("cudaMemcpy", 2 * kBig, 2500, 5.0)})};
+  const auto a = advise_across_sizes(pts, gpu());
+  std::vector<std::string> seen;
+  for_each_sweep_row(
+      pts, a,
+      [&](const SweepPoint& p, const PointAdvice& pa,
+          const CandidateResult& c) {
+        EXPECT_EQ(pa.n, p.n);
+        seen.push_back(std::to_string(p.n) + " " + c.candidate.to_string());
+      });
+  EXPECT_EQ(seen,
+            (std::vector<std::string>{std::to_string(kBig) + " range",
+                                      std::to_string(kBig) + " blas",
+                                      std::to_string(2 * kBig) + " range"}));
+  EXPECT_DOUBLE_EQ(pct_of_peak(gpu(), pts[0].results[0]), 75);
+  EXPECT_DOUBLE_EQ(pct_of_reference(a.points[0], pts[0].results[1]), 40);
+  DeviceInfo unknown = gpu();
+  unknown.dram_peak_gbps = 0;
+  EXPECT_EQ(pct_of_peak(unknown, pts[0].results[0]), -1);
+  // The second point's reference is not reliable: no share of it.
+  ASSERT_FALSE(a.points[1].reference.reliable);
+  EXPECT_EQ(pct_of_reference(a.points[1], pts[1].results[0]), -1);
+  // A reliable reference without a rate divides nothing either.
+  PointAdvice zero = a.points[0];
+  zero.reference.gbps = 0;
+  EXPECT_EQ(pct_of_reference(zero, pts[0].results[0]), -1);
+}
+
 }  // namespace

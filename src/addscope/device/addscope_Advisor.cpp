@@ -254,6 +254,17 @@ ReferenceStanding reference_standing(const std::vector<CopyReference>& refs,
   return s;
 }
 
+double pct_of_peak(const DeviceInfo& d, const CandidateResult& c) {
+  return d.dram_peak_gbps > 0 ? 100 * c.phases.gbps_median / d.dram_peak_gbps
+                              : -1;
+}
+
+double pct_of_reference(const PointAdvice& a, const CandidateResult& c) {
+  return a.reference.reliable && a.reference.gbps > 0
+             ? 100 * c.phases.gbps_median / a.reference.gbps
+             : -1;
+}
+
 SweepAdvice advise_across_sizes(const std::vector<SweepPoint>& points,
                                 const DeviceInfo& dev,
                                 const SweepAdviceOptions& opt) {

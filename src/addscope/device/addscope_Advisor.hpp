@@ -170,6 +170,23 @@ SweepAdvice advise_across_sizes(
     const std::vector<SweepPoint>& points, const DeviceInfo& dev,
     const SweepAdviceOptions& opt = SweepAdviceOptions());
 
+/// Calls f(point, its advice, a result) for every candidate of every point
+/// (measured or skipped), in sweep order; `advice` holds one entry per point
+/// (advise_across_sizes over `points`).
+template <class F>
+void for_each_sweep_row(const std::vector<SweepPoint>& points,
+                        const SweepAdvice& advice, F&& f) {
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (const auto& c : points[i].results)
+      f(points[i], advice.points.at(i), c);
+}
+
+/// A result's % of the DRAM peak (-1 where the peak is unknown).
+double pct_of_peak(const DeviceInfo& dev, const CandidateResult& c);
+/// A result's % of its point's reference (-1 where the reference is not
+/// reliable or has no rate).
+double pct_of_reference(const PointAdvice& a, const CandidateResult& c);
+
 /// The default candidates for a device: `Full` sweeps a team grid (team
 /// sizes 32..1024 up to team_max, leagues 1..32 x the SM count or host
 /// threads, and team:ceil(N/T)xT) beside the range forms, team:auto and

@@ -12,5 +12,6 @@
 #include "addscope/mpi/addscope_DistributedVector.hpp"
 #include "addscope/mpi/addscope_RankPlacement.hpp"
 #include "addscope/mpi/addscope_ScopeGuard.hpp"
+#include "addscope/mpi/addscope_WeakScalingSweep.hpp"
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "addscope/addscope_Json.hpp"
 #include "addscope/mpi/addscope_Mpi.hpp"
+#include "addscope/mpi/addscope_WeakScalingSweep.hpp"
 
 namespace addscope {
 namespace mpi {
@@ -126,6 +127,18 @@ inline nlohmann::json to_json(const CollectiveFindings& f) {
           {"waits", waits},
           {"late", late},
           {"unexplained", f.unexplained}};
+}
+
+/// A weak-scaling sweep's row: its WeakScaling and what was measured.
+inline nlohmann::json to_json(const WeakScalingRow& r) {
+  nlohmann::json j = to_json(r.w);
+  j["type"] = r.type;
+  j["n_per_rank"] = r.n;
+  j["what"] = r.what;
+  j["label"] = r.label;
+  j["bytes_per_rank"] = r.bytes_per_rank();
+  j["check"] = r.checked ? to_json(r.check) : nlohmann::json(nullptr);
+  return j;
 }
 
 }  // namespace mpi

@@ -1,7 +1,7 @@
-// addscope apps — the inputs the apps add: random, reproducible from a seed,
-// never a value that hides a wrong result.
-#ifndef ADDSCOPE_APPS_COMMON_INPUTS_HPP
-#define ADDSCOPE_APPS_COMMON_INPUTS_HPP
+// addscope — inputs for the add: random, reproducible from a seed, never a
+// value that hides a wrong result (the demo's, the bench's and the sweep's).
+#ifndef ADDSCOPE_COMPUTE_INPUTS_HPP
+#define ADDSCOPE_COMPUTE_INPUTS_HPP
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Random.hpp>
@@ -9,7 +9,6 @@
 #include <type_traits>
 
 namespace addscope {
-namespace apps {
 
 /// Fills x and y with random values from `seed`: floating point uniform in
 /// [-1000, 1000), integers in [-10^6, 10^6) (sums exact, no overflow).
@@ -26,7 +25,6 @@ void fill_inputs(const ExecSpace& exec, const XView& x, const YView& y,
   Kokkos::fence();
 }
 
-}  // namespace apps
 }  // namespace addscope
 
 #endif

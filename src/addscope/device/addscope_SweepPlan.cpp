@@ -1,14 +1,13 @@
-#include "bench_plan.hpp"
+#include "addscope/device/addscope_SweepPlan.hpp"
 
 #include <algorithm>
 #include <sstream>
 
 #include "addscope/core/addscope_Error.hpp"
-#include "addscope/core/addscope_Memory.hpp"
 #include "addscope/core/addscope_Format.hpp"
+#include "addscope/core/addscope_Memory.hpp"
 
 namespace addscope {
-namespace bench {
 
 std::vector<std::int64_t> log2_sizes(int min_log2, int max_log2) {
   std::vector<std::int64_t> s;
@@ -35,26 +34,24 @@ int default_max_log2(std::uint64_t available, std::size_t elem_size, int cap,
   return k;
 }
 
-Plan make_plan(const Options& o, const DeviceInfo& dev, int team_max,
-               std::uint64_t host_available) {
-  Plan plan;
-  plan.types = o.common.types;
+SweepPlan plan_sweep(const SweepRequest& o, const DeviceInfo& dev, int team_max,
+                     std::uint64_t host_available) {
+  SweepPlan plan;
   plan.quick = o.quick;
-  plan.seed = o.common.seed;
-  plan.transfers = !o.skip_transfers;
-  plan.latency = !o.skip_latency;
-  plan.advisor.measure.warmup = o.common.warmup;
-  plan.advisor.measure.repeat = o.common.repeat;
-  plan.latency_opt.warmup = std::max(1, o.common.warmup);
-  plan.latency_opt.repeat = std::max(o.common.repeat, o.quick ? 20 : 100);
+  plan.seed = o.seed;
+  plan.transfers = o.transfers;
+  plan.latency = o.latency;
+  plan.advisor.measure.warmup = o.warmup;
+  plan.advisor.measure.repeat = o.repeat;
+  plan.latency_opt.warmup = std::max(1, o.warmup);
+  plan.latency_opt.repeat = std::max(o.repeat, o.quick ? 20 : 100);
   plan.latency_opt.device_time = false;
   plan.launches = o.quick ? 1000 : 10000;
   plan.fenced_launches = o.quick ? 200 : 1000;
 
-  std::size_t elem = 0;
-  for (const auto t : o.common.types) elem = std::max(elem, apps::size_of(t));
-  if (!o.common.sizes.empty()) {
-    plan.sizes = o.common.sizes;
+  const std::size_t elem = o.elem_size;
+  if (!o.sizes.empty()) {
+    plan.sizes = o.sizes;
     std::sort(plan.sizes.begin(), plan.sizes.end());
     plan.sizes.erase(std::unique(plan.sizes.begin(), plan.sizes.end()),
                      plan.sizes.end());
@@ -76,16 +73,17 @@ Plan make_plan(const Options& o, const DeviceInfo& dev, int team_max,
       min_log2 = std::min(min_log2, max_log2);
     }
     ADDSCOPE_THROW_IF(min_log2 > max_log2,
-                      "--min-log2 = " << min_log2 << " > largest size 2^"
-                                      << max_log2 << "; allowed: min <= max");
+                      o.min_log2_param << " = " << min_log2
+                                       << " > largest size 2^" << max_log2
+                                       << "; allowed: min <= max");
     plan.sizes = log2_sizes(min_log2, max_log2);
   }
   const std::int64_t nmax = plan.sizes.back();
-  // A size the user asked for must fit: x, y, out (and the host copies of
-  // the transfers).
-  const std::string param = !o.common.sizes.empty() ? o.size_flag
-                            : o.max_log2_set        ? "--max-log2 n"
-                                                    : "default n";
+  // A size asked for must fit: x, y, out (and the host copies of the
+  // transfers).
+  const std::string param = !o.sizes.empty() ? o.sizes_param
+                            : o.max_log2_set ? o.max_log2_param + " n"
+                                             : "default n";
   check_fits(param, nmax, elem, 3, dev.memory.available, dev.exec_space);
   if (dev.is_gpu && plan.transfers)
     check_fits(param + " (host copies)", nmax, sizeof(float), 2, host_available,
@@ -93,18 +91,17 @@ Plan make_plan(const Options& o, const DeviceInfo& dev, int team_max,
   if (dev.llc_bytes > 0) {
     std::string fit;
     for (auto n : plan.sizes)
-      if (3 * std::uint64_t(n) * elem <= dev.llc_bytes)
-        fit = addscope::size_name(n);
+      if (3 * std::uint64_t(n) * elem <= dev.llc_bytes) fit = size_name(n);
     if (!fit.empty())
       plan.notes.push_back(
           "sizes up to " + fit + " fit in the " +
           (dev.is_gpu ? std::string("L2") : std::string("last-level cache")) +
-          " (3 N sizeof(T) <= " + addscope::format_bytes(dev.llc_bytes) +
+          " (3 N sizeof(T) <= " + format_bytes(dev.llc_bytes) +
           "): those rows measure the cache, not memory");
   }
-  if (!o.common.configs.empty()) {
+  if (!o.configs.empty()) {
     plan.user_configs = true;
-    plan.candidates = o.common.configs;
+    plan.candidates = o.configs;
   } else {
     plan.candidates = launch_candidates(
         dev, team_max, o.quick ? CandidateSet::Quick : CandidateSet::Full);
@@ -112,5 +109,4 @@ Plan make_plan(const Options& o, const DeviceInfo& dev, int team_max,
   return plan;
 }
 
-}  // namespace bench
 }  // namespace addscope

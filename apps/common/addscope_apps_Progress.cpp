@@ -1,4 +1,4 @@
-#include "bench_progress.hpp"
+#include "common/addscope_apps_Progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include "addscope/timing/addscope_Timer.hpp"
 
 namespace addscope {
-namespace bench {
+namespace apps {
 
 Progress::Progress(double total_weight)
     : total_(std::max(total_weight, 1e-30)),
@@ -62,5 +62,5 @@ void Progress::finish() {
   }
 }
 
-}  // namespace bench
+}  // namespace apps
 }  // namespace addscope

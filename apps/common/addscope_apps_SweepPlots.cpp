@@ -1,7 +1,5 @@
-// addscope-bench — gnuplot plots of the report: GB/s vs size per type (each
-// configuration outside the team grid, the grid's best point, the fastest
-// copy reference, the DRAM peak), GB/s vs team size at the largest size
-// with team rows, and the transfers' GB/s vs bytes.
+#include "common/addscope_apps_SweepPlots.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,21 +7,25 @@
 #include <set>
 
 #include "addscope/core/addscope_Format.hpp"
-#include "bench_report.hpp"
 #include "common/addscope_apps_Plot.hpp"
 
 namespace addscope {
-namespace bench {
+namespace apps {
 
 namespace {
 
-using apps::Series;
+/// What the plots are drawn from.
+struct Input {
+  const SweepResults& r;
+  const SweepAdvice& advice;
+  const DeviceInfo& device;
+  bool grid;  ///< team rows form the default grid
+};
 
 /// Part of the default team grid (not given by --configs)?
-bool in_grid(const Report& r, const CandidateResult& c) {
-  return !r.plan.user_configs &&
-         (c.candidate.kind == LaunchKind::Team ||
-          c.candidate.kind == LaunchKind::TeamPerElement);
+bool in_grid(const Input& r, const CandidateResult& c) {
+  return r.grid && (c.candidate.kind == LaunchKind::Team ||
+                    c.candidate.kind == LaunchKind::TeamPerElement);
 }
 
 /// Series `title` of `s`, made on first use.
@@ -37,22 +39,23 @@ Series& series(std::vector<Series>& s, std::map<std::string, std::size_t>& at,
 }
 
 /// GB/s vs size for one type.
-std::vector<Series> by_size(const Report& r, const std::string& type) {
+std::vector<Series> by_size(const Input& r, const std::string& type) {
   std::vector<Series> s;
   std::map<std::string, std::size_t> at;
   std::map<std::int64_t, double> grid_best;
-  for_each_row(r, [&](const SweepPoint& p, const PointAdvice&,
-                      const CandidateResult& c) {
-    if (p.type != type || !c.correct()) return;
-    const double g = c.phases.gbps_median;
-    if (in_grid(r, c)) {
-      double& b = grid_best[p.n];
-      b = std::max(b, g);
-    } else {
-      series(s, at, c.candidate.to_string(), false)
-          .xy.push_back({double(p.n), g});
-    }
-  });
+  for_each_sweep_row(
+      r.r.points, r.advice,
+      [&](const SweepPoint& p, const PointAdvice&, const CandidateResult& c) {
+        if (p.type != type || !c.correct()) return;
+        const double g = c.phases.gbps_median;
+        if (in_grid(r, c)) {
+          double& b = grid_best[p.n];
+          b = std::max(b, g);
+        } else {
+          series(s, at, c.candidate.to_string(), false)
+              .xy.push_back({double(p.n), g});
+        }
+      });
   Series grid{"team grid (best point)", {}, false};
   for (const auto& kv : grid_best)
     grid.xy.push_back({double(kv.first), kv.second});
@@ -60,8 +63,8 @@ std::vector<Series> by_size(const Report& r, const std::string& type) {
   if (s.empty()) return s;
   Series ref{"fastest copy reference", {}, true};
   Series peak{"DRAM peak (limit)", {}, true};
-  for (std::size_t i = 0; i < r.points.size(); ++i) {
-    const SweepPoint& p = r.points[i];
+  for (std::size_t i = 0; i < r.r.points.size(); ++i) {
+    const SweepPoint& p = r.r.points[i];
     if (p.type != type) continue;
     const ReferenceStanding& st = r.advice.points.at(i).reference;
     if (st.reliable) ref.xy.push_back({double(p.n), st.gbps});
@@ -76,45 +79,48 @@ std::vector<Series> by_size(const Report& r, const std::string& type) {
 /// GB/s vs team size at the largest size with team rows, one line per
 /// league choice; with a single team size (a host whose team_size_max is
 /// tiny), GB/s vs league size instead. Returns false if there are none.
-bool by_team(const Report& r, const std::string& type, std::string& title,
+bool by_team(const Input& r, const std::string& type, std::string& title,
              std::string& xlabel, std::vector<Series>& t) {
   std::int64_t nfix = 0;
   std::set<int> teams;
-  for_each_row(r, [&](const SweepPoint& p, const PointAdvice&,
-                      const CandidateResult& c) {
-    if (p.type == type && c.correct() && in_grid(r, c))
-      nfix = std::max(nfix, p.n);
-  });
+  for_each_sweep_row(
+      r.r.points, r.advice,
+      [&](const SweepPoint& p, const PointAdvice&, const CandidateResult& c) {
+        if (p.type == type && c.correct() && in_grid(r, c))
+          nfix = std::max(nfix, p.n);
+      });
   if (nfix == 0) return false;
   auto at_nfix = [&](const SweepPoint& p, const CandidateResult& c) {
     return p.type == type && c.correct() && in_grid(r, c) && p.n == nfix;
   };
-  for_each_row(r, [&](const SweepPoint& p, const PointAdvice&,
-                      const CandidateResult& c) {
-    if (at_nfix(p, c)) teams.insert(c.resolved.team);
-  });
+  for_each_sweep_row(
+      r.r.points, r.advice,
+      [&](const SweepPoint& p, const PointAdvice&, const CandidateResult& c) {
+        if (at_nfix(p, c)) teams.insert(c.resolved.team);
+      });
   const bool by_league = teams.size() == 1;
   const int units = std::max(1, r.device.units);
   std::map<std::string, std::size_t> at;
-  for_each_row(r, [&](const SweepPoint& p, const PointAdvice&,
-                      const CandidateResult& c) {
-    if (!at_nfix(p, c)) return;
-    const auto& ran = c.resolved;
-    const int mult =
-        c.candidate.kind == LaunchKind::Team && c.candidate.league % units == 0
-            ? int(c.candidate.league / units)
-            : 0;
-    const std::string key = by_league ? fmt::format("T = {}", ran.team)
-                            : c.candidate.kind == LaunchKind::TeamPerElement
-                                ? std::string("L = ceil(N/T)")
-                            : mult
-                                ? fmt::format("L = {} x {} = {}", mult,
-                                              r.device.units_name, ran.league)
-                                : fmt::format("L = {}", ran.league);
-    series(t, at, key, false)
-        .xy.push_back(
-            {double(by_league ? ran.league : ran.team), c.phases.gbps_median});
-  });
+  for_each_sweep_row(
+      r.r.points, r.advice,
+      [&](const SweepPoint& p, const PointAdvice&, const CandidateResult& c) {
+        if (!at_nfix(p, c)) return;
+        const auto& ran = c.resolved;
+        const int mult = c.candidate.kind == LaunchKind::Team &&
+                                 c.candidate.league % units == 0
+                             ? int(c.candidate.league / units)
+                             : 0;
+        const std::string key =
+            by_league ? fmt::format("T = {}", ran.team)
+            : c.candidate.kind == LaunchKind::TeamPerElement
+                ? std::string("L = ceil(N/T)")
+            : mult ? fmt::format("L = {} x {} = {}", mult, r.device.units_name,
+                                 ran.league)
+                   : fmt::format("L = {}", ran.league);
+        series(t, at, key, false)
+            .xy.push_back({double(by_league ? ran.league : ran.team),
+                           c.phases.gbps_median});
+      });
   for (auto& s : t) std::sort(s.xy.begin(), s.xy.end());
   title = "add " + type + " at n = " + size_name(nfix) +
           (by_league ? ": GB/s vs league size (one team size only: "
@@ -125,7 +131,7 @@ bool by_team(const Report& r, const std::string& type, std::string& title,
   return true;
 }
 
-std::vector<Series> transfers(const Report& r) {
+std::vector<Series> transfers(const SweepResults& r) {
   std::vector<Series> s;
   std::map<std::string, std::size_t> at;
   for (const auto& tr : r.transfers)
@@ -139,13 +145,16 @@ std::vector<Series> transfers(const Report& r) {
 
 }  // namespace
 
-std::vector<std::string> write_plots(const Report& r, const std::string& dir,
-                                     const std::string& gnuplot) {
-  apps::PlotScript plots(dir, "addscope-bench");
-  const std::string dev = r.device.exec_space + " (" + r.device.name +
-                          "), Kokkos " + r.kokkos_version;
-  for (const auto type : r.plan.types) {
-    const std::string tname = apps::to_string(type);
+std::vector<std::string> write_sweep_plots(
+    const SweepResults& results, const SweepAdvice& advice,
+    const DeviceInfo& device, const std::vector<std::string>& types, bool grid,
+    const std::string& kokkos_version, const std::string& dir,
+    const std::string& gnuplot) {
+  const Input r{results, advice, device, grid};
+  PlotScript plots(dir, "addscope-bench");
+  const std::string dev =
+      device.exec_space + " (" + device.name + "), Kokkos " + kokkos_version;
+  for (const auto& tname : types) {
     const auto s = by_size(r, tname);
     if (s.empty()) continue;
     plots.add("add_gbps_vs_size_" + tname,
@@ -157,11 +166,11 @@ std::vector<std::string> write_plots(const Report& r, const std::string& dir,
       plots.add("add_gbps_vs_team_" + tname, title + dev, xlabel, "GB/s", t,
                 false);
   }
-  if (!r.transfers.empty())
+  if (!results.transfers.empty())
     plots.add("transfers_gbps_vs_size", "transfers: GB/s vs bytes, " + dev,
-              "bytes", "GB/s (bytes / median time)", transfers(r));
+              "bytes", "GB/s (bytes / median time)", transfers(results));
   return plots.render(gnuplot);
 }
 
-}  // namespace bench
+}  // namespace apps
 }  // namespace addscope

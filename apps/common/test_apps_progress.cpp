@@ -1,12 +1,12 @@
-// The bench's progress line: one measure, the share of the estimated work
-// done, and an ETA only once it means something.
+// The apps' progress line (the bench's): one measure, the share of the
+// estimated work done, and an ETA only once it means something.
 #include <gtest/gtest.h>
 
-#include "bench_progress.hpp"
+#include "common/addscope_apps_Progress.hpp"
 
 namespace {
 
-using addscope::bench::Progress;
+using addscope::apps::Progress;
 
 TEST(Progress, ShowsTheShareOfTheWorkAndNothingElse) {
   // 7 of 56 steps done, but 1 % of the work: the line says 1 %, no step

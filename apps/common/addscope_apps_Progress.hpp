@@ -1,17 +1,17 @@
-// addscope-bench — progress on stderr while a sweep runs: the share of the
+// addscope apps — progress on stderr while a sweep runs: the share of the
 // work done (estimated by bytes moved and runs, the one measure the line
 // shows) and, once it means something, an ETA. On a terminal one line is
 // rewritten in place; otherwise a line is printed per finished group (a size
 // and type, a transfer size).
-#ifndef ADDSCOPE_APPS_BENCH_BENCH_PROGRESS_HPP_
-#define ADDSCOPE_APPS_BENCH_BENCH_PROGRESS_HPP_
+#ifndef ADDSCOPE_APPS_COMMON_PROGRESS_HPP
+#define ADDSCOPE_APPS_COMMON_PROGRESS_HPP
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 namespace addscope {
-namespace bench {
+namespace apps {
 
 class Progress {
  public:
@@ -44,7 +44,7 @@ class Progress {
   bool open_line_ = false;
 };
 
-}  // namespace bench
+}  // namespace apps
 }  // namespace addscope
 
-#endif  // ADDSCOPE_APPS_BENCH_BENCH_PROGRESS_HPP_
+#endif
