@@ -294,6 +294,31 @@ struct FakeSource final : addscope::Impl::DeviceSource {
     ready.clear();
   }
 };
+
+// A tracker whose device source is `src` (it takes it over), on `clock`.
+addscope::TrackerOptions with_source(
+    std::shared_ptr<addscope::WaitsClock> clock, FakeSource* src) {
+  addscope::TrackerOptions o;
+  o.clock = std::move(clock);
+  o.make_device_source = [src] {
+    return std::unique_ptr<addscope::Impl::DeviceSource>(src);
+  };
+  return o;
+}
+
+// The record of user::slow[1x1] (a 1 x 1 launch, correlation 77, stream 7)
+// running from `start_s` to `end_s`.
+addscope::Impl::DeviceKernelRecord slow_kernel(double start_s, double end_s) {
+  addscope::Impl::DeviceKernelRecord r;
+  r.correlation = 77;
+  r.stream = 7;
+  r.start_s = start_s;
+  r.end_s = end_s;
+  r.shape.grid[0] = r.shape.block[0] = 1;
+  r.shape.grid[1] = r.shape.grid[2] = r.shape.block[1] = r.shape.block[2] = 1;
+  r.name = "_Z4slowv";
+  return r;
+}
 }  // namespace
 
 // Kernels tied by the Kokkos call's id (no launch callback): the kernel
@@ -304,12 +329,7 @@ TEST(WaitsAnalyzer, KernelsTiedByTheCallIdAndAttributedAfterDelivery) {
   FakeSource* src = new FakeSource;
   std::vector<std::uint64_t> pushed;
   src->pushed = &pushed;
-  addscope::TrackerOptions o;
-  o.clock = clock;
-  o.make_device_source = [src] {
-    return std::unique_ptr<addscope::Impl::DeviceSource>(src);
-  };
-  addscope::SyncTracker t(o);
+  addscope::SyncTracker t(with_source(clock, src));
   ASSERT_TRUE(t.start_device_tracing());
   clock->set(1.0);
   const auto id = t.kernel_begin("user::slow[1x1]", cuda());
@@ -330,15 +350,7 @@ TEST(WaitsAnalyzer, KernelsTiedByTheCallIdAndAttributedAfterDelivery) {
   clock->set(1.60001);
   t.call_end_innermost(CallKind::DeepCopy);
   // The kernel ran 1.00002 .. 1.59999; CUPTI has it, not delivered yet.
-  addscope::Impl::DeviceKernelRecord r;
-  r.correlation = 77;
-  r.stream = 7;
-  r.start_s = 1.00002;
-  r.end_s = 1.59999;
-  r.shape.grid[0] = r.shape.block[0] = 1;
-  r.shape.grid[1] = r.shape.grid[2] = r.shape.block[1] = r.shape.block[2] = 1;
-  r.name = "_Z4slowv";
-  src->queued.push_back(r);
+  src->queued.push_back(slow_kernel(1.00002, 1.59999));
   src->ext_queued.push_back({77, id});
   clock->set(1.7);
   // Not delivered: the deep_copy is not settled yet (it would read "waited
@@ -366,12 +378,7 @@ TEST(WaitsAnalyzer, KernelsTiedByTheCallIdAndAttributedAfterDelivery) {
 TEST(WaitsAnalyzer, TheWaitOfACallThatJustEndedIsKnownAtOnce) {
   auto clock = std::make_shared<addscope::SteadyWaitsClock>();
   FakeSource* src = new FakeSource;
-  addscope::TrackerOptions o;
-  o.clock = clock;
-  o.make_device_source = [src] {
-    return std::unique_ptr<addscope::Impl::DeviceSource>(src);
-  };
-  addscope::SyncTracker t(o);
+  addscope::SyncTracker t(with_source(clock, src));
   ASSERT_TRUE(t.start_device_tracing());
   const auto mark = t.mark();
   const double k0 = clock->now();
@@ -385,15 +392,7 @@ TEST(WaitsAnalyzer, TheWaitOfACallThatJustEndedIsKnownAtOnce) {
   const double spin_until = clock->now() + 2e-3;
   while (clock->now() < spin_until) {
   }
-  addscope::Impl::DeviceKernelRecord r;
-  r.correlation = 77;
-  r.stream = 7;
-  r.start_s = k0 + 1e-6;
-  r.end_s = clock->now() - 1e-6;
-  r.shape.grid[0] = r.shape.block[0] = 1;
-  r.shape.grid[1] = r.shape.grid[2] = r.shape.block[1] = r.shape.block[2] = 1;
-  r.name = "_Z4slowv";
-  src->queued.push_back(r);
+  src->queued.push_back(slow_kernel(k0 + 1e-6, clock->now() - 1e-6));
   src->ext_queued.push_back({77, id});
   t.on_blocking_end();
   t.call_end_innermost(CallKind::DeepCopy);
