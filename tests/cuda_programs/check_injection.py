@@ -43,9 +43,13 @@ CASES = {
                   {"hidden"}),
     "seed_cuda": (r"^cudaMemcpy\b", r"\badd\b", {"hidden"}),
     # .item(): cudaMemcpyAsync into pageable memory (it blocks), then
-    # cudaStreamSynchronize: whichever waited.
+    # cudaStreamSynchronize: whichever waited. Under CUDA's lazy module
+    # loading (the default) the first x.sum() launch itself waits for the
+    # spin (on the H200, without the tool: launch 460.1 ms, item 1.9 ms;
+    # CUDA_MODULE_LOADING=EAGER: launch 6.0 ms, item 448.7 ms).
     "torch_sleep": (r"^(cudaMemcpy(Async)?|cudaStreamSynchronize|"
-                    r"cuMemcpyDtoH(Async)?|cuStreamSynchronize)\b",
+                    r"cuMemcpyDtoH(Async)?|cuStreamSynchronize|"
+                    r"cudaLaunchKernel|cuLaunchKernel)\b",
                     r"spin_kernel|sleep", {"hidden", "explicit"}),
 }
 
@@ -231,6 +235,12 @@ def self_test():
     tout = "torch_sleep: spin 500 ms asked, x.sum().item() 735.0 ms (= 1000.0)\n"
     if check("torch_sleep", torch, err, tout):
         print("self-test: FAIL: a good torch run fails:",
+              check("torch_sleep", torch, err, tout))
+        failures += 1
+    # (lazy module loading: the first x.sum() launch waited, not the read)
+    wait(torch).update(what="cudaLaunchKernel", **{"class": "hidden"})
+    if check("torch_sleep", torch, err, tout):
+        print("self-test: FAIL: a torch run whose launch waited fails:",
               check("torch_sleep", torch, err, tout))
         failures += 1
     print(f"SUMMARY check_injection self-test  {'FAIL' if failures else 'PASS'}")

@@ -15,7 +15,10 @@
 //   records     activity + runtime API records + external correlation, no
 //               callbacks at all (blocking calls seen as API records)
 //   launch      activity + runtime callbacks on the launches and the
-//               blocking calls (roughly the waits tool before its rework)
+//               blocking calls
+//   tool        launch + MEMCPY and MEMSET activity records: what the waits
+//               tool asks of CUPTI in a Kokkos program (its idle blame needs
+//               the copies: they keep the device busy too)
 //
 // Metrics of each set-up (one process measures all four):
 //   launch_sync   an empty kernel + cudaStreamSynchronize, per iteration (us)
@@ -71,11 +74,12 @@ namespace {
 struct Setup {
   const char* name;
   const char* what;
-  bool activity;      // CONCURRENT_KERNEL records
-  bool ext;           // EXTERNAL_CORRELATION records, push/pop per launch
-  bool api_records;   // RUNTIME API activity records
-  bool blocking_cbs;  // callbacks on the blocking runtime calls
-  bool launch_cbs;    // callbacks on the launch runtime calls
+  bool activity;        // CONCURRENT_KERNEL records
+  bool ext;             // EXTERNAL_CORRELATION records, push/pop per launch
+  bool api_records;     // RUNTIME API activity records
+  bool blocking_cbs;    // callbacks on the blocking runtime calls
+  bool launch_cbs;      // callbacks on the launch runtime calls
+  bool copies = false;  // MEMCPY + MEMSET activity records
 };
 
 const Setup kSetups[] = {
@@ -98,6 +102,9 @@ const Setup kSetups[] = {
     {"launch",
      "activity + runtime callbacks on the launches and the blocking calls",
      true, false, false, true, true},
+    {"tool",
+     "launch + memcpy/memset activity records (the waits tool's set-up)", true,
+     false, false, true, true, true},
 };
 
 const Setup* find_setup(const std::string& n) {
@@ -378,6 +385,7 @@ struct Received {
   std::vector<std::pair<std::uint32_t, std::uint64_t>> ext;  // corr, ext id
   std::uint64_t ext_other_kind = 0;
   std::uint64_t api_blocking = 0, api_launch = 0, api_other = 0;
+  std::uint64_t copies = 0;  // MEMCPY + MEMSET records
   std::size_t dropped = 0;
   std::uint64_t buffers = 0;
   std::vector<std::uint8_t*> spare;
@@ -420,6 +428,10 @@ void CUPTIAPI buffer_completed(CUcontext ctx, std::uint32_t stream,
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
         got.kernel_corr.push_back(
             reinterpret_cast<const CUpti_ActivityKernel4*>(r)->correlationId);
+        break;
+      case CUPTI_ACTIVITY_KIND_MEMCPY:
+      case CUPTI_ACTIVITY_KIND_MEMSET:
+        ++got.copies;
         break;
       case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
         const auto* e =
@@ -478,8 +490,8 @@ int child(const Options& o) {
   const Setup& s = *o.child;
   alarm(600);  // a hung device ends the process, not the round
   got.buffer_bytes = std::size_t(o.buffer_kib) << 10;
-  const bool cupti =
-      s.activity || s.ext || s.api_records || s.blocking_cbs || s.launch_cbs;
+  const bool cupti = s.activity || s.ext || s.api_records || s.blocking_cbs ||
+                     s.launch_cbs || s.copies;
   std::uint32_t cupti_version = 0;
   if (cupti) {
     load_cupti();
@@ -518,6 +530,12 @@ int child(const Options& o) {
     if (s.api_records)
       cupti_check(api.ActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME),
                   "cuptiActivityEnable(RUNTIME)");
+    if (s.copies) {
+      cupti_check(api.ActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY),
+                  "cuptiActivityEnable(MEMCPY)");
+      cupti_check(api.ActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET),
+                  "cuptiActivityEnable(MEMSET)");
+    }
   }
 
   Asked asked;
@@ -651,6 +669,14 @@ int child(const Options& o) {
                        std::to_string(asked.launches) + " launches");
     if (got.dropped)
       failed.push_back(std::to_string(got.dropped) + " records dropped");
+  }
+  if (s.copies) {
+    // at least the one-element copies (the memcpy_d2h metric) and the add's
+    // read-back
+    detail << " copies=" << got.copies;
+    if (got.copies < std::uint64_t(o.iters))
+      failed.push_back("copy records " + std::to_string(got.copies) +
+                       " for at least " + std::to_string(o.iters) + " copies");
   }
   if (s.blocking_cbs) {
     detail << " blocking_cb=" << lg.blocking_enter << "+" << lg.blocking_exit

@@ -330,6 +330,53 @@ TEST(WaitsTracker, ALaunchThatBlockedWaited) {
   EXPECT_NEAR(w.waits[0].wait_s, 0.5 - 3e-5, 1e-9);
 }
 
+// Two slow launches in a CUDA program without Kokkos (PyTorch on the H200:
+// a 3.6 ms launch, then a launch held 440 ms behind a spin kernel): each is
+// a call of its own, and the second waited for the spin, not for the kernel
+// it launched itself (whose launch callback came a moment before the slow
+// launch's begin: once read as "waited 443.9 ms for reduce_kernel").
+TEST(WaitsTracker, SlowLaunchesAreCallsOfTheirOwnAndNotWaitsForTheirKernel) {
+  WaitsSim s;
+  auto record = [&](std::uint32_t corr, double start, double end,
+                    const char* name) {
+    addscope::Impl::DeviceKernelRecord r;
+    r.correlation = corr;
+    r.stream = 7;
+    r.start_s = start;
+    r.end_s = end;
+    r.shape.grid[0] = r.shape.block[0] = 1;
+    r.shape.grid[1] = r.shape.grid[2] = r.shape.block[1] = r.shape.block[2] = 1;
+    r.name = name;
+    std::vector<addscope::Impl::DeviceKernelRecord> v{r};
+    s.t->on_device_kernels(v);
+  };
+  // The spin: launched at 0, runs 10 us .. 450 ms.
+  s.at(0.0);
+  s.t->on_launch(1);
+  // A slow launch of its own (3.6 ms; nothing ends meanwhile).
+  s.at(0.001);
+  s.t->on_launch(2);
+  s.t->on_slow_launch(0.0010001, 0.0046, 2);
+  // The launch held back by the spin until 50 us after it ended.
+  s.at(0.01);
+  s.t->on_launch(3);
+  s.t->on_slow_launch(0.0100001, 0.45005, 3);
+  s.at(0.46);
+  record(1, 1e-5, 0.45, "_Z4spinv");
+  record(2, 0.45001, 0.45002, "_Z4fillv");
+  record(3, 0.45006, 0.45007, "_Z6reducev");
+  const auto w = s.done();
+  ASSERT_EQ(w.waits.size(), 1u) << "the 3.6 ms launch waited for nothing";
+  EXPECT_EQ(w.waits[0].via, "cudaLaunchKernel");
+  // The spin, then the fill queued behind it (it ended inside the launch);
+  // never the launch's own reduce().
+  ASSERT_EQ(w.waits[0].waited_for.size(), 2u);
+  EXPECT_EQ(w.waits[0].waited_for[0].kernel, "spin()");
+  EXPECT_NEAR(w.waits[0].waited_for[0].wait_s, 0.45 - 0.0100001, 1e-9);
+  EXPECT_EQ(w.waits[0].waited_for[1].kernel, "fill()");
+  EXPECT_NEAR(w.waits[0].wait_s, 0.45002 - 0.0100001, 1e-9);
+}
+
 // 7. No device timestamps (no CUPTI): a fence or deep_copy bounds the wait.
 TEST(WaitsTracker, KokkosOnlyWaitsAreBounds) {
   WaitsSim s(false);

@@ -181,7 +181,7 @@ TEST(WaitsTrace, EveryFlowBindsToSlices) {
     if (e.ph == "M" && e.name == "thread_name") ++names;
   }
   EXPECT_EQ(kernels, 3);
-  EXPECT_GE(names, 3);  // one host thread, two streams
+  EXPECT_GE(names, 3);   // one host thread, two streams
   EXPECT_EQ(waited, 3);  // fence <- a, b; memcpy <- c
   // The device idle from 0.5 to 0.60001: one idle slice, blamed on the
   // fence that was blocked on it (an arrow to the host).
@@ -197,8 +197,8 @@ TEST(WaitsTrace, EveryFlowBindsToSlices) {
     const Event* w = slice_at(v, to->pid, to->tid, to->ts);
     ASSERT_NE(k, nullptr) << "flow " << f.first << " starts outside a slice";
     ASSERT_NE(w, nullptr) << "flow " << f.first << " ends outside a slice";
-    EXPECT_GE(k->pid, 100);             // from a device slice
-    EXPECT_EQ(w->pid, 1);               // to a host call
+    EXPECT_GE(k->pid, 100);  // from a device slice
+    EXPECT_EQ(w->pid, 1);    // to a host call
     if (from->name == "waited for")
       EXPECT_LE(from->ts, to->ts + 1.0);  // the wait ends after the kernel
   }
@@ -215,7 +215,7 @@ namespace {
 struct NsSink : addscope::Impl::DeviceSink {
   void on_launch(const addscope::Impl::LaunchBegin&) override {}
   void on_launch_failed(std::uint32_t) override {}
-  void on_slow_launch(double, double) override {}
+  void on_slow_launch(double, double, std::uint32_t) override {}
   void on_blocking_begin(const addscope::Impl::BlockingBegin&) override {}
   void on_blocking_end() override {}
   double seconds_from_steady_ns(std::int64_t ns) const override {

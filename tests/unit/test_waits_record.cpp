@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -273,9 +274,11 @@ struct FakeSource final : addscope::Impl::DeviceSource {
   std::vector<addscope::Impl::DeviceKernelRecord> queued, ready;
   std::vector<std::pair<std::uint32_t, std::uint64_t>> ext_queued, ext_ready;
   std::vector<std::uint64_t>* pushed = nullptr;
+  std::atomic<int>* flushes = nullptr;  // counted when set
   bool start(addscope::Impl::DeviceSink&) override { return true; }
   void stop() override { flush(); }
   void flush() override {
+    if (flushes) ++*flushes;
     ready.insert(ready.end(), queued.begin(), queued.end());
     queued.clear();
     ext_ready.insert(ext_ready.end(), ext_queued.begin(), ext_queued.end());
@@ -402,6 +405,161 @@ TEST(WaitsAnalyzer, TheWaitOfACallThatJustEndedIsKnownAtOnce) {
   ASSERT_FALSE(w[0].waited_for.empty());
   EXPECT_EQ(w[0].waited_for[0].kernel, "user::slow[1x1]");
   EXPECT_GT(w[0].wait_s, 1.5e-3);
+  t.finish();
+}
+
+// Started through CUDA injection (InitializeInjection runs inside the
+// program's cuInit), the tracker must not ask the driver anything until
+// CUDA is in use: a cuInit of its own there made CUDA's initialization fail
+// for the program (CuPy, numba, PyTorch and a plain CUDA program on the
+// H200: "initialization error"). The devices are asked at the first call the
+// source reports, and the report has them.
+TEST(WaitsAnalyzer, InjectionAsksTheDevicesOnlyOnceCudaIsInUse) {
+  auto clock = std::make_shared<addscope::ManualWaitsClock>();
+  FakeSource* src = new FakeSource;
+  addscope::TrackerOptions o = with_source(clock, src);
+  o.make_any_program_source = o.make_device_source;
+  int asked = 0;
+  o.query_devices = [&asked] {
+    ++asked;
+    addscope::DeviceCapacity d;
+    d.device = 0;
+    d.name = "Fake GPU";
+    d.sms = 4;
+    return std::vector<addscope::DeviceCapacity>{d};
+  };
+  addscope::SyncTracker t(o);
+  t.trace_any_cuda_program();
+  EXPECT_EQ(asked, 0) << "the driver was asked from inside cuInit";
+  EXPECT_TRUE(t.snapshot().devices.empty());
+  t.on_cuda_in_use();
+  EXPECT_EQ(asked, 1);
+  t.on_cuda_in_use();  // once
+  EXPECT_EQ(asked, 1);
+  const auto w = t.snapshot();
+  ASSERT_EQ(w.devices.size(), 1u);
+  EXPECT_EQ(w.devices[0].name, "Fake GPU");
+  t.finish();
+}
+
+// Device records on, and the device ran nothing (Kokkos 4.x allocates in
+// CudaSpace at start-up, which starts the device source): a host-only run,
+// as the H200 showed for tests/tools/faults.cpp host_only (read as
+// "device"). One device kernel makes it a device run.
+TEST(WaitsAnalyzer, ARunWhoseDeviceRanNothingIsAHostRun) {
+  for (bool with_device_kernel : {false, true}) {
+    auto clock = std::make_shared<addscope::ManualWaitsClock>();
+    FakeSource* src = new FakeSource;
+    src->by_call = false;
+    addscope::SyncTracker t(with_source(clock, src));
+    ASSERT_TRUE(t.start_device_tracing());
+    addscope::ExecId host;
+    host.kind = addscope::DeviceKind::OpenMP;
+    clock->set(1.0);
+    const auto h = t.kernel_begin("user::host_kernel", host);
+    clock->set(1.001);
+    t.kernel_end(h);
+    if (with_device_kernel) {
+      clock->set(1.002);
+      const auto k = t.kernel_begin("user::slow[1x1]", cuda());
+      t.on_launch(77);
+      clock->set(1.00201);
+      t.kernel_end(k);
+      src->queued.push_back(slow_kernel(1.00202, 1.003));
+    }
+    clock->set(1.01);
+    t.finish();
+    const auto w = t.snapshot();
+    EXPECT_EQ(w.mode, with_device_kernel ? addscope::WaitsMode::Device
+                                         : addscope::WaitsMode::Host)
+        << (with_device_kernel ? "one device kernel" : "host kernels only");
+  }
+}
+
+// The analyzer's thread asks the device source for its records only when a
+// blocking call waits to be explained and nothing was launched since it
+// ended — never merely because kernels are in flight: CUPTI's flush waits
+// for a running kernel's record and holds the program's launches meanwhile
+// (on the H200 a PyTorch launch was held 437 ms behind a spin kernel by the
+// analyzer's flush, once periodic, then after the synchronize just before
+// the spin's launch). The analyzer thread runs on the real clock; the
+// events carry a manual one (its flush period is 20 ms of it).
+TEST(WaitsAnalyzer, TheAnalyzerFlushesOnlyWhenNothingRunsSinceABlockingCall) {
+  std::atomic<int> flushes{0};
+  auto* src = new FakeSource;
+  src->by_call = false;
+  src->flushes = &flushes;
+  auto clock = std::make_shared<addscope::ManualWaitsClock>();
+  addscope::SyncTracker t(with_source(clock, src));
+  ASSERT_TRUE(t.start_device_tracing());
+  t.start_background();
+  auto settle = [] {  // the analyzer's thread ticks every 5 ms
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  };
+  addscope::Impl::BlockingBegin b;
+  b.api = SyncApi::DeviceSynchronize;
+  std::uint32_t corr = 0;
+  auto launch = [&](double at) {
+    clock->set(at);
+    const auto k = t.kernel_begin("user::long", cuda());
+    t.on_launch(++corr);
+    t.kernel_end(k);
+  };
+  // 1. Kernels launched, none delivered: no flush.
+  for (int i = 0; i < 10; ++i) launch(0.001 + i * 1e-5);
+  // 2. A synchronize, then a launch at once (written before the flush
+  //    period of the manual clock has passed: no tick can flush between).
+  clock->set(0.0012);
+  t.on_blocking_begin(b);
+  clock->set(0.0013);
+  t.on_blocking_end();
+  launch(0.0014);
+  // ... and again with a launch slow enough to count as a blocking call of
+  // its own (PyTorch's spin launch after torch.cuda.synchronize(): 36 us).
+  clock->set(0.0015);
+  t.on_blocking_begin(b);
+  clock->set(0.0016);
+  t.on_blocking_end();
+  clock->set(0.0017);
+  const auto slow = t.kernel_begin("user::spin", cuda());
+  t.on_launch(++corr);
+  t.on_slow_launch(0.00171, 0.0018, corr);
+  clock->set(0.0018);
+  t.kernel_end(slow);
+  clock->set(1.0);
+  settle();
+  EXPECT_EQ(flushes.load(), 0)
+      << "flushed while the kernel launched after the synchronize may run";
+  // 3. A synchronize with nothing after it: its kernels' records are asked.
+  t.on_blocking_begin(b);
+  clock->set(1.0001);
+  t.on_blocking_end();
+  clock->set(1.5);
+  const auto give_up =
+      std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (flushes.load() == 0 && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_GE(flushes.load(), 1) << "a finished blocking call was never "
+                                  "explained";
+  t.finish();
+}
+
+// Through Kokkos Tools (not inside cuInit) the devices are asked at once.
+TEST(WaitsAnalyzer, KokkosToolsAsksTheDevicesAtStart) {
+  auto clock = std::make_shared<addscope::ManualWaitsClock>();
+  FakeSource* src = new FakeSource;
+  addscope::TrackerOptions o = with_source(clock, src);
+  int asked = 0;
+  o.query_devices = [&asked] {
+    ++asked;
+    return std::vector<addscope::DeviceCapacity>(1);
+  };
+  addscope::SyncTracker t(o);
+  ASSERT_TRUE(t.start_device_tracing());
+  EXPECT_EQ(asked, 1);
+  t.on_cuda_in_use();
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(t.snapshot().devices.size(), 1u);
   t.finish();
 }
 

@@ -226,6 +226,7 @@ WaitsSnapshot SyncTracker::snapshot() {
   Impl::DeviceSource* src = p.running_source();
   {
     std::lock_guard<std::mutex> g(p.analyzer.mutex());
+    take_deferred_devices();
     p.analyzer.drain_locked(src, false);
     p.analyzer.replay().fill_snapshot(w);
     w.epoch_unix_s = std::chrono::duration<double>(

@@ -164,10 +164,13 @@ class SyncTracker final : public Impl::DeviceSink {
     on_launch(l);
   }
   void on_launch_failed(std::uint32_t correlation) override;
-  void on_slow_launch(double begin_s, double end_s) override;
+  void on_slow_launch(double begin_s, double end_s,
+                      std::uint32_t correlation) override;
+  using Impl::DeviceSink::on_slow_launch;
   void on_blocking_begin(const Impl::BlockingBegin& b) override;
   void on_blocking_end() override;
   double seconds_from_steady_ns(std::int64_t ns) const override;
+  void on_cuda_in_use() override;
 
   /// Device records given by hand (tests, TrackerOptions::
   /// device_records_by_hand): analyzed after what the threads recorded so
@@ -189,6 +192,7 @@ class SyncTracker final : public Impl::DeviceSink {
   void ensure_device(DeviceKind kind);
   void record_mode();
   void tick();
+  void take_deferred_devices();
   std::unique_ptr<Parts> p_;
   std::atomic<bool> device_settled_{false};
 };

@@ -1,7 +1,10 @@
 // addscope — the waits tracker's device source: started and stopped with
 // the front doors that need it, flushed by the analyzer's thread while
 // anything waits for its records, stopped at the end of the run.
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "addscope/waits/addscope_TrackerParts.hpp"
@@ -101,6 +104,13 @@ bool SyncTracker::start_device_tracing() {
     std::lock_guard<std::mutex> g(p.ctl);
     query = ok && !p.devices_queried && p.opt.query_devices;
     p.devices_queried = p.devices_queried || query;
+    // CUDA injection: this runs inside the program's cuInit, where a driver
+    // call of ours (cuInit, cuDeviceGet...) makes CUDA's initialization
+    // fail for the program ("initialization error", seen on the H200).
+    if (query && p.any_program) {
+      p.devices_deferred = true;
+      query = false;
+    }
   }
   if (query) devices = p.opt.query_devices();
   if (query) {
@@ -125,7 +135,9 @@ void SyncTracker::trace_any_cuda_program() {
     p.any_program = true;
     if (p.tools_started_source) return;  // watched already
     p.tools_started_source = true;       // for the whole run
-    if (p.opt.make_device_source) {
+    if (p.opt.make_any_program_source) {
+      p.opt.make_device_source = p.opt.make_any_program_source;
+    } else if (p.opt.make_device_source) {
       const char* dev = std::getenv("ADDSCOPE_WAITS_DEVICE");
       const auto m = dev && std::string(dev) == "callbacks"
                          ? Impl::CuptiMode::Callbacks
@@ -196,36 +208,89 @@ void SyncTracker::finish() {
     }
   }
   std::lock_guard<std::mutex> g(p.analyzer.mutex());
+  take_deferred_devices();
   p.analyzer.drain_locked(src, true);
   if (Impl::ChromeTrace* tr = p.analyzer.replay().trace()) tr->close();
+  const char* v = std::getenv("ADDSCOPE_WAITS_VERBOSE");
+  const Parts::TickStats& st = p.tick_stats;
+  if (v && *v && std::strcmp(v, "0") != 0 && st.ticks > 0)
+    std::fprintf(stderr,
+                 "addscope waits: analyzer thread: %llu ticks; %llu CUPTI "
+                 "flushes, %.1f ms in all (longest %.2f ms); analysis %.1f ms "
+                 "in all (longest %.2f ms); %zu log chunks held at the end\n",
+                 (unsigned long long)st.ticks, (unsigned long long)st.flushes,
+                 st.flush_ns * 1e-6, st.flush_max_ns * 1e-6, st.drain_ns * 1e-6,
+                 st.drain_max_ns * 1e-6, p.logs.pool().allocated());
+}
+
+void SyncTracker::on_cuda_in_use() {
+  Parts& p = *p_;
+  {
+    std::lock_guard<std::mutex> g(p.ctl);
+    if (!p.devices_deferred) return;
+    p.devices_deferred = false;
+  }
+  std::vector<DeviceCapacity> d = p.opt.query_devices();
+  {
+    std::lock_guard<std::mutex> g(p.ctl);
+    p.deferred_devices = std::move(d);
+  }
+  p.deferred_ready.store(true, std::memory_order_release);
+}
+
+void SyncTracker::take_deferred_devices() {
+  // (the analyzer's lock held) never the other way round: the program's
+  // thread takes only ctl in on_cuda_in_use.
+  Parts& p = *p_;
+  if (!p.deferred_ready.load(std::memory_order_acquire)) return;
+  p.deferred_ready.store(false, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> g(p.ctl);
+  p.analyzer.replay().devices = std::move(p.deferred_devices);
 }
 
 void SyncTracker::tick() {
   // The analyzer's thread: the device's records while anything waits for
   // them (never under our locks: CUPTI calls back), then a drain.
   Parts& p = *p_;
+  Parts::TickStats& st = p.tick_stats;
+  ++st.ticks;
   Impl::DeviceSource* src = p.running_source();
   bool flushed = false;
+  double t0 = 0;
   if (src && src->kernel_records()) {
-    const double t0 = p.now();
+    t0 = p.now();
     if (t0 - p.last_device_flush >= p.opt.device_flush_every_s) {
       bool waiting = false;
       {
+        // The events up to now first: a launch just made means a kernel
+        // may be running, and CUPTI's flush would wait for it.
         std::lock_guard<std::mutex> g(p.analyzer.mutex());
-        waiting = p.analyzer.replay().pending_total() > 0;
+        p.analyzer.drain_locked(src, false);
+        waiting = p.analyzer.replay().needs_device_flush();
       }
       if (waiting) {
+        t0 = p.now();
+        const std::int64_t f0 = Impl::steady_ns();
         src->flush();
+        const std::int64_t f = Impl::steady_ns() - f0;
+        ++st.flushes;
+        st.flush_ns += f;
+        st.flush_max_ns = std::max(st.flush_max_ns, f);
         p.last_device_flush = t0;
         flushed = true;
       }
     }
+  }
+  const std::int64_t d0 = Impl::steady_ns();
+  {
     std::lock_guard<std::mutex> g(p.analyzer.mutex());
+    take_deferred_devices();
     if (flushed) p.analyzer.set_device_complete(t0);
     p.analyzer.drain_locked(src, false);
-    return;
   }
-  p.analyzer.drain(src, false);
+  const std::int64_t d = Impl::steady_ns() - d0;
+  st.drain_ns += d;
+  st.drain_max_ns = std::max(st.drain_max_ns, d);
 }
 
 void SyncTracker::start_background(void (*on_signal)(int)) {

@@ -177,7 +177,8 @@ void SyncTracker::on_launch_failed(std::uint32_t correlation) {
   });
 }
 
-void SyncTracker::on_slow_launch(double begin_s, double end_s) {
+void SyncTracker::on_slow_launch(double begin_s, double end_s,
+                                 std::uint32_t correlation) {
   // A record is merged in time order at its end: one that ends at NaN or
   // infinity could never be merged and would stall its thread's log (the
   // analyzer ignores the other nonsense times).
@@ -186,8 +187,13 @@ void SyncTracker::on_slow_launch(double begin_s, double end_s) {
   ThreadLog* log = p.logs.this_thread();
   if (!log) return;
   log->begin();
+  // Its own id: a blocking call of its own (outside every call), never
+  // merged with another slow launch's.
+  const std::uint64_t id = p.next_id.fetch_add(1, std::memory_order_relaxed);
   if (EventRecord* r = log->reserve()) {
     r->kind = EventKind::SlowLaunch;
+    r->id = id;
+    r->correlation = correlation;
     r->set_u64_time(begin_s);
     r->t = end_s;
     log->commit(r->t);

@@ -73,6 +73,9 @@ struct TrackerOptions {
   /// Makes the device source when the first asynchronous kernel or device
   /// event arrives. Null: none (waits on asynchronous devices are bounds).
   std::function<std::unique_ptr<Impl::DeviceSource>()> make_device_source;
+  /// The same for any CUDA program (trace_any_cuda_program: the driver's
+  /// calls too). Null: CUPTI's, when make_device_source is set.
+  std::function<std::unique_ptr<Impl::DeviceSource>()> make_any_program_source;
   /// Tests: device records come through the DeviceSink interface by hand.
   bool device_records_by_hand = false;
   /// What each device can hold (launch shapes are judged against it), asked

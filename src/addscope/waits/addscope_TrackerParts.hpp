@@ -54,6 +54,19 @@ struct SyncTracker::Parts {
   bool tools_started_source = false, fed_by_tools = false;
   bool ever_fed_by_tools = false, any_program = false;
   bool devices_queried = false;
+  // Started from inside cuInit (CUDA injection): the devices are asked at
+  // the first CUDA call instead (on_cuda_in_use) and handed to the analyzer
+  // by its thread (take_deferred_devices).
+  bool devices_deferred = false;
+  std::vector<DeviceCapacity> deferred_devices;
+  std::atomic<bool> deferred_ready{false};
+  // The analyzer thread's own time (ADDSCOPE_WAITS_VERBOSE prints it at the
+  // end): its ticks, the CUPTI flushes it asked for, its analysis.
+  struct TickStats {
+    std::uint64_t ticks = 0, flushes = 0;
+    std::int64_t flush_ns = 0, flush_max_ns = 0;
+    std::int64_t drain_ns = 0, drain_max_ns = 0;
+  } tick_stats;  // (the analyzer's thread only)
   int tracing_refs = 0;
   std::string source_desc;
   double last_device_flush = 0;

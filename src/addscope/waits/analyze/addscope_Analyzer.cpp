@@ -110,7 +110,7 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       rp.launch_failed(r.correlation);
       break;
     case EventKind::SlowLaunch:
-      rp.slow_launch(th, r.u64_as_time(), r.t);
+      rp.slow_launch(th, r.u64_as_time(), r.t, r.id, r.correlation);
       break;
     case EventKind::BlockingBegin: {
       BlockingBegin b;

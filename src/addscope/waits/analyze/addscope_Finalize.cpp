@@ -142,6 +142,13 @@ void Replay::fill_snapshot(WaitsSnapshot& w) const {
   w.dropped.sites = ld.sites;
   w.dropped.streams = ld.streams;
   w.dropped.threads = ld.threads;
+  // Device records were on, yet the device ran nothing: a host-only run
+  // (Kokkos 4.x allocates in CudaSpace at start-up, which starts the device
+  // source; a host program on a GPU build then read as "device").
+  if (w.mode == WaitsMode::Device && w.totals.launches == 0 &&
+      w.totals.device_kernels == 0 && !w.idle.any_activity &&
+      w.totals.hidden_calls == 0 && w.totals.explicit_calls == 0)
+    w.mode = WaitsMode::Host;
 }
 
 namespace {

@@ -123,15 +123,33 @@ double Launches::oldest_unseen_call(double fallback) const {
   return fallback;
 }
 
+// Kept in correlation order (the ids grow: a push at the back, else a short
+// move), looked up by binary search: each copy record asks, again at each
+// settle while its thread is unknown (a backward scan of the whole list
+// here made the analyzer fall behind a soak of deep_copies).
 void Launches::map_copy(std::uint32_t correlation, std::uint32_t thread) {
   if (copy_thread_.size() >= max_pending_) copy_thread_.pop_front();
-  copy_thread_.emplace_back(correlation, thread);
+  if (copy_thread_.empty() || copy_thread_.back().first < correlation) {
+    copy_thread_.emplace_back(correlation, thread);
+    return;
+  }
+  auto it =
+      std::lower_bound(copy_thread_.begin(), copy_thread_.end(), correlation,
+                       [](const std::pair<std::uint32_t, std::uint32_t>& p,
+                          std::uint32_t v) { return p.first < v; });
+  if (it != copy_thread_.end() && it->first == correlation)
+    it->second = thread;
+  else
+    copy_thread_.insert(it, {correlation, thread});
 }
 
 std::uint32_t Launches::copy_thread(std::uint32_t correlation) const {
-  for (auto it = copy_thread_.rbegin(); it != copy_thread_.rend(); ++it)
-    if (it->first == correlation) return it->second;
-  return 0xffffffffu;
+  auto it =
+      std::lower_bound(copy_thread_.begin(), copy_thread_.end(), correlation,
+                       [](const std::pair<std::uint32_t, std::uint32_t>& p,
+                          std::uint32_t v) { return p.first < v; });
+  return it != copy_thread_.end() && it->first == correlation ? it->second
+                                                              : 0xffffffffu;
 }
 
 void Launches::forget_calls_before(double synced_s) {

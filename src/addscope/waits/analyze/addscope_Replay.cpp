@@ -115,6 +115,7 @@ void Replay::add_live(LiveCall c) {
 
 void Replay::kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
                           std::uint32_t name, ExecId exec) {
+  if (is_async(exec.kind)) last_launch_s_ = std::max(last_launch_s_, t);
   if (exec.kind == DeviceKind::OpenMP || exec.kind == DeviceKind::Threads ||
       exec.kind == DeviceKind::HPX)
     host_kind_ = exec.kind;

@@ -10,9 +10,11 @@
 #ifndef ADDSCOPE_WAITS_ANALYZE_REPLAY_HPP
 #define ADDSCOPE_WAITS_ANALYZE_REPLAY_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,7 +74,8 @@ class Replay {
                std::uint32_t space, std::uint64_t bytes);
   void launch(std::uint32_t thread, double t, const LaunchBegin& l);
   void launch_failed(std::uint32_t correlation);
-  void slow_launch(std::uint32_t thread, double begin_s, double end_s);
+  void slow_launch(std::uint32_t thread, double begin_s, double end_s,
+                   std::uint64_t own_id = 0, std::uint32_t correlation = 0);
   /// `name`: the call's own name (a name id; 0: the API's).
   void blocking_begin(std::uint32_t thread, double t, const BlockingBegin& b,
                       std::uint64_t own_id, std::uint32_t name = 0);
@@ -103,6 +106,21 @@ class Replay {
   /// arrived (counted).
   void enforce_cap(double now_s);
   std::size_t pending_total() const;
+  /// Whether the analyzer should ask the device source for its records
+  /// now: a blocking call has ended and waits for them to be explained, or
+  /// the records held near their cap. Not merely because kernels are in
+  /// flight: CUPTI's flush waits for a running kernel's record, and the
+  /// program's launches meanwhile wait for the flush (on the H200 a
+  /// PyTorch launch was held 444 ms behind a spin kernel by it).
+  /// So only when nothing was launched since the latest blocking call
+  /// ended (the device then has nothing of the program's running, as far
+  /// as the events read say), or when kFlushHeld records are held (a busy
+  /// program, whose kernels are short: the records held stay few).
+  static constexpr std::size_t kFlushHeld = 4096;
+  bool needs_device_flush() const {
+    return (!blockings_.empty() && last_launch_s_ < last_blocking_end_s_) ||
+           pending_total() > std::min(kFlushHeld, lim_.pending_records / 2);
+  }
 
   // ---- results
   // ------------------------------------------------------------------------
@@ -149,6 +167,7 @@ class Replay {
                      bool bound, std::vector<Share>& shares);
   void finalize_live(LiveCall& c);
   void trace_kernel(const DeviceKernel& k, double overlap_s);
+  void pop_device_front();
   void feed_copies(double known_s, bool final);
 
   const TrackerOptions& opt_;
@@ -164,12 +183,17 @@ class Replay {
   TimeQueue<std::uint64_t> live_by_end_;  // live calls named, by end time
   TimeQueue<LiveBlocking> blockings_;     // finished blocking calls, by begin
   TimeQueue<DeviceKernel> device_;        // kernels not settled, by end
+  // When each of them began running after its launch returned, sorted (the
+  // earliest bounds the blocking calls kept for overlap): pop_device_front.
+  std::multiset<double> device_from_;
   IdleBlame idle_;
   IdleFeed feed_{idle_};
   std::vector<DeviceCopyRecord> arrived_copies_;  // ... copies
   double last_t_ = 0;                             // the latest event's time
-  std::vector<DeviceKernelRecord> arrived_;       // kernels not yet resolved
-  std::vector<std::string> arrived_names_;        // ... their device names
+  double last_launch_s_ = -kForever;              // the latest launch read
+  double last_blocking_end_s_ = -kForever;   // the latest blocking call's end
+  std::vector<DeviceKernelRecord> arrived_;  // kernels not yet resolved
+  std::vector<std::string> arrived_names_;   // ... their device names
   std::uint64_t without_record_ = 0;
   double synced_s_ = 0;  // the device had finished all launched before this
   std::unordered_map<std::uint64_t, ExecId> stream_exec_;  // dev<<32|stream

@@ -135,6 +135,7 @@ void Replay::end_open(HostThread& t, Open& o, double now_s) {
 }
 
 void Replay::launch(std::uint32_t ti, double t, const LaunchBegin& l) {
+  last_launch_s_ = std::max(last_launch_s_, t);
   HostThread& th = threads_.get(ti);
   PendingCorr p;
   p.correlation = l.correlation;
@@ -187,15 +188,19 @@ void Replay::launch_failed(std::uint32_t correlation) {
   if (PendingCorr* p = launches_.find_corr(correlation)) launches_.done_corr(p);
 }
 
-void Replay::slow_launch(std::uint32_t ti, double begin_s, double end_s) {
+void Replay::slow_launch(std::uint32_t ti, double begin_s, double end_s,
+                         std::uint64_t own_id, std::uint32_t correlation) {
   if (!std::isfinite(begin_s) || !std::isfinite(end_s) || end_s < begin_s)
     return;
   BlockingBegin b;
   b.api = SyncApi::Launch;
+  b.correlation = correlation;
   HostThread& th = threads_.get(ti);
   if (th.blocking_depth > 0) return;  // inside another blocking call
-  blocking_begin(ti, begin_s, b, 0);
+  blocking_begin(ti, begin_s, b, own_id);
   blocking_end(ti, end_s);
+  // It launched as it ended: its kernel may be running now (no flush).
+  last_launch_s_ = std::max(last_launch_s_, end_s);
 }
 
 // What blocked, in words (made once per distinct kind of call).
@@ -239,6 +244,7 @@ void Replay::blocking_begin(std::uint32_t ti, double t, const BlockingBegin& bb,
   b.stream = bb.stream;
   b.bytes = bb.bytes;
   b.copy_kind = bb.copy_kind;
+  b.correlation = bb.correlation;
   const std::uint32_t api = describe_blocking(bb, name);
   Open* outer = th.outermost_call();
   std::uint32_t via = api;
@@ -267,6 +273,7 @@ void Replay::blocking_begin(std::uint32_t ti, double t, const BlockingBegin& bb,
 }
 
 void Replay::blocking_end(std::uint32_t ti, double t) {
+  last_blocking_end_s_ = std::max(last_blocking_end_s_, t);
   HostThread& th = threads_.get(ti);
   if (th.blocking_depth == 0) {
     ++dropped_.unmatched_ends;

@@ -67,6 +67,12 @@ bool Replay::resolve(DeviceKernel& k, const DeviceKernelRecord& r,
   return true;
 }
 
+void Replay::pop_device_front() {
+  auto it = device_from_.find(from_of(device_.front().value));
+  if (it != device_from_.end()) device_from_.erase(it);
+  device_.pop_front();
+}
+
 std::size_t Replay::pending_total() const {
   return launches_.corr_live() + device_.size() + arrived_.size() +
          arrived_copies_.size() + live_calls_.size() + blockings_.size() +
@@ -89,6 +95,7 @@ void Replay::settle_impl(double host_s, double device_s, bool force) {
       bool tied = false;
       if (resolve(k, arrived_[i], known_s, final || force, &tied)) {
         if (k.name == 0) k.name = names_.intern(arrived_names_[i]);
+        device_from_.insert(from_of(k));
         device_.insert(k.end_s, k);
         if (feed_.on) {
           DeviceActivity a;
@@ -153,14 +160,14 @@ void Replay::settle_impl(double host_s, double device_s, bool force) {
   }
   while (!device_.empty() && device_.front().key <= w) {
     DeviceKernel k = device_.front().value;
-    device_.pop_front();
+    pop_device_front();
     finalize_kernel(k);
   }
   // 5. Blocking calls that ended before every unsettled kernel ran.
   double keep_from = launches_.oldest_corr_launch(host_s);
   keep_from = std::min(keep_from, unresolved_from);
-  for (const auto& k : device_)
-    keep_from = std::min(keep_from, from_of(k.value));
+  if (!device_from_.empty())
+    keep_from = std::min(keep_from, *device_from_.begin());
   threads_.for_each([&](HostThread& t) {
     while (!t.blocked.empty() && t.blocked.front().end_s < keep_from)
       t.blocked.pop_front();
@@ -226,7 +233,7 @@ void Replay::enforce_cap(double now_s) {
   // Records that claim to end later than now (a clock gone wrong).
   while (pending_total() > lim_.pending_records && !device_.empty()) {
     DeviceKernel k = device_.front().value;
-    device_.pop_front();
+    pop_device_front();
     finalize_kernel(k);
     ++dropped_.settled_early;
   }

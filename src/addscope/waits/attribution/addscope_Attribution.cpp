@@ -8,9 +8,11 @@ namespace Impl {
 bool awaits(const BlockingCall& b, const DeviceKernel& k, double tolerance_s) {
   if (k.device != b.device) return false;
   if (!b.all_streams && k.stream != b.stream) return false;
-  // A launch waits for nothing by itself: one that returned right after a
-  // kernel ended was held back by it (the legacy stream); others were slow
-  // for their own reasons (loading the kernel).
+  // Its own work (a slow launch's kernel) is not what a call waited for.
+  if (b.correlation != 0 && k.correlation == b.correlation) return false;
+  // A launch waits for nothing by itself: one that returned soon after a
+  // kernel ended was held back by it (the legacy stream, lazy loading of
+  // its module); others were slow for their own reasons.
   if (b.api == SyncApi::Launch && k.end_s < b.end_s - kLaunchReturn_s)
     return false;
   return k.launch_s < b.begin_s && k.end_s > b.begin_s &&

@@ -63,6 +63,9 @@ struct BlockingCall {
   std::uint32_t stream = 0;  ///< when !all_streams
   std::uint64_t bytes = 0;   ///< copies: bytes moved
   int copy_kind = 0;         ///< copies: 1 H2H, 2 H2D, 3 D2H, 4 D2D, 0 other
+  /// The runtime call's correlation id (0: unknown): a launch's own kernel
+  /// is never what it waited for.
+  std::uint32_t correlation = 0;
 };
 
 /// What a kernel cost a call that waited for it.

@@ -364,8 +364,13 @@ class CuptiSource final : public DeviceSource {
                                              &CuptiSource::on_buffer_complete);
       });
       if (reg == kSuccess) reg = api_.ActivityEnable(kActivityConcurrentKernel);
-      // Copies and memsets keep the device busy (the idle blame's).
-      if (reg == kSuccess)
+      // Copies and memsets keep the device busy (the idle blame's). Their
+      // records cost CUPTI ~3 us per one-element copy on the H200 (CUDA 13,
+      // tests/perf/cupti_floor.cpp set-up "tool" vs "launch"):
+      // ADDSCOPE_WAITS_COPY_RECORDS=0 leaves them out.
+      const char* cr = std::getenv("ADDSCOPE_WAITS_COPY_RECORDS");
+      no_copies_ = cr && std::strcmp(cr, "0") == 0;
+      if (reg == kSuccess && !no_copies_)
         copies_ = api_.ActivityEnable(kActivityMemcpy) == kSuccess &&
                   api_.ActivityEnable(kActivityMemset) == kSuccess;
       if (reg == kSuccess && by_call_) reg = enable_call_records(&how);
@@ -380,6 +385,8 @@ class CuptiSource final : public DeviceSource {
               std::to_string(version_) + "; kernels tied to " +
               (by_call_ ? "the Kokkos calls by external correlation" + how
                         : std::string("launches by launch callbacks")) +
+              (no_copies_ ? "; no copy records (ADDSCOPE_WAITS_COPY_RECORDS=0)"
+                          : "") +
               ")";
     } else {
       desc_ = "CUPTI callbacks only (" + api_.path + ", API version " +
@@ -477,15 +484,14 @@ class CuptiSource final : public DeviceSource {
       said_ = true;
       const char* v = std::getenv("ADDSCOPE_WAITS_VERBOSE");
       if (v && *v && std::strcmp(v, "0") != 0)
-        std::fprintf(stderr,
-                     "addscope waits: CUPTI delivered %llu buffers: %llu "
-                     "kernel, %llu copy/memset, %llu external-correlation, "
-                     "%llu runtime API records\n",
-                     (unsigned long long)seen_.buffers,
-                     (unsigned long long)seen_.kernels,
-                     (unsigned long long)seen_.copies,
-                     (unsigned long long)seen_.external,
-                     (unsigned long long)seen_.api);
+        std::fprintf(
+            stderr,
+            "addscope waits: CUPTI delivered %llu buffers: %llu "
+            "kernel, %llu copy/memset, %llu external-correlation, "
+            "%llu runtime API records\n",
+            (unsigned long long)seen_.buffers,
+            (unsigned long long)seen_.kernels, (unsigned long long)seen_.copies,
+            (unsigned long long)seen_.external, (unsigned long long)seen_.api);
     }
   }
 
@@ -623,6 +629,10 @@ class CuptiSource final : public DeviceSource {
     if (g_cuda_started.load(std::memory_order_relaxed))
       if (void (*h)() = g_cuda_started.exchange(nullptr)) h();
     DeviceSink* sink = self->sink_;
+    // CUDA is initialized by the first call reported (never inside cuInit).
+    if (!self->in_use_said_.load(std::memory_order_relaxed) &&
+        !self->in_use_said_.exchange(true))
+      sink->on_cuda_in_use();
     const auto* cd = static_cast<const CallbackData*>(data);
     const bool enter = cd->callbackSite == kApiEnter;
     thread_local ApiCallNesting nesting;
@@ -643,7 +653,8 @@ class CuptiSource final : public DeviceSource {
           const std::int64_t left = steady_ns();
           if (entered > 0 && left - entered > kSlowLaunchNs)
             sink->on_slow_launch(sink->seconds_from_steady_ns(entered),
-                                 sink->seconds_from_steady_ns(left));
+                                 sink->seconds_from_steady_ns(left),
+                                 cd->correlationId);
         }
       }
       open_kind = ApiCallKind::None;
@@ -757,6 +768,8 @@ class CuptiSource final : public DeviceSource {
   const CuptiMode mode_;
   const bool any_program_;
   std::atomic<std::uint64_t> dropped_{0};
+  std::atomic<bool> in_use_said_{false};  // on_cuda_in_use told
+  bool no_copies_ = false;                // ADDSCOPE_WAITS_COPY_RECORDS=0
   std::mutex mu_;
   Api api_;
   bool loaded_ = false, running_ = false;

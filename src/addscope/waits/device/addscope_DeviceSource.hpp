@@ -81,12 +81,22 @@ class DeviceSink {
   /// On the launching thread: the launch call took from begin_s to end_s
   /// (reported when long: a launch can block, e.g. behind the legacy
   /// stream).
-  virtual void on_slow_launch(double begin_s, double end_s) = 0;
+  /// `correlation`: the launch's own (its kernel is not what it waited
+  /// for); 0 if not known.
+  virtual void on_slow_launch(double begin_s, double end_s,
+                              std::uint32_t correlation) = 0;
+  void on_slow_launch(double begin_s, double end_s) {
+    on_slow_launch(begin_s, end_s, 0);
+  }
   /// On the calling thread, around a runtime call that can block.
   virtual void on_blocking_begin(const BlockingBegin& b) = 0;
   virtual void on_blocking_end() = 0;
   /// A steady-clock time (ns) on the sink's clock, in seconds.
   virtual double seconds_from_steady_ns(std::int64_t ns) const = 0;
+  /// On the program's thread, once, at the first call the source reports:
+  /// CUDA is initialized (the driver may be asked questions now; not from
+  /// CUPTI's InitializeInjection, which runs inside the program's cuInit).
+  virtual void on_cuda_in_use() {}
 };
 
 /// Where a device source delivers the device's records (the analyzer),
@@ -97,9 +107,7 @@ class DeviceRecordSink {
   /// Kernels the device finished (names valid during the call).
   virtual void on_device_kernels(std::vector<DeviceKernelRecord>& k) = 0;
   /// Copies and memsets the device finished.
-  virtual void on_device_copies(std::vector<DeviceCopyRecord>& c) {
-    (void)c;
-  }
+  virtual void on_device_copies(std::vector<DeviceCopyRecord>& c) { (void)c; }
   /// Runtime call `correlation` was made inside the call whose id the
   /// tracker pushed (DeviceSource::push_call).
   virtual void on_external_correlation(std::uint32_t correlation,

@@ -19,7 +19,8 @@
 //   DeviceSeen       exec_kind
 //   Launch           correlation, device, stream, flags kStreamKnown
 //   LaunchFailed     correlation
-//   SlowLaunch       t = its end, u64 = its begin (bits of a double)
+//   SlowLaunch       t = its end, u64 = its begin (bits of a double), id (its
+//                    own call), correlation (the launch's)
 //   BlockingBegin    sub = SyncApi, device, stream, u64 = bytes, copy_kind,
 //                    flags kAllStreams
 //   BlockingEnd
