@@ -315,6 +315,11 @@ TEST(WaitsLimits, StreamsPastTheCapAreMerged) {
   std::uint64_t n = 0;
   for (const auto& st : w.streams) n += st.kernels;
   EXPECT_EQ(n, 100u);
+  // ... and every one tied to its launch (not merely delivered: a tracker
+  // that recorded no host event would still count the device's records).
+  ASSERT_EQ(w.kernels.size(), 1u);
+  EXPECT_EQ(w.kernels[0].name, "user::k");
+  EXPECT_EQ(w.kernels[0].launches, 100u);
 }
 
 // No device records (Kokkos-only): launches never fenced are forgotten
