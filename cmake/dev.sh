@@ -127,18 +127,22 @@ case "$cmd" in
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     # Everything with ASan + LeakSanitizer + UBSan, except: the soak test
     # (its memory bound cannot hold under ASan, whose quarantine keeps freed
-    # memory), and the tests run under mpiexec, which run with leak checks
+    # memory) and the soak simulation (a throughput check: under ASan the
+    # analyzer is several times slower than the program it must keep up
+    # with; 2026-12-01: 343,634 events dropped at 8 us per kernel), and the
+    # tests run under mpiexec, which run with leak checks
     # off: Open MPI 4.1 leaks in MPI_Init from plugins it unloads, whose
     # frames no suppression can name; and the waits wrapper preloaded there
     # comes before the ASan runtime (verify_asan_link_order=0). ASan and
     # UBSan stay on for them.
+    # (set -e: each status is kept, so that a failure of the first run
+    # still lets the MPI tests run)
+    rc=0 rc2=0
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" \
-      ctest --output-on-failure --timeout 900 -E '^(mpi\.|tools\.waits\.soak$)'
-    rc=$?
+      ctest --output-on-failure --timeout 900 -E '^(mpi\.|tools\.waits\.soak$|perf\.waits\.soak_sim$)' || rc=$?
     ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:verify_asan_link_order=0" \
-      ctest --output-on-failure --timeout 900 -R '^mpi\.'
-    rc2=$?
-    echo "sanitize: tools.waits.soak not run (ASan's quarantine)"
+      ctest --output-on-failure --timeout 900 -R '^mpi\.' || rc2=$?
+    echo "sanitize: tools.waits.soak and perf.waits.soak_sim not run (ASan's quarantine; its slowdown)"
     exit $(( rc || rc2 )) ;;
   build) ;;
 esac
