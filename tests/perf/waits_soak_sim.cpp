@@ -165,6 +165,15 @@ int main(int argc, char** argv) {
   long hwm_tenth = -1;
   std::uint32_t corr = 0;
   double device_free = 0;  // when the simulated device is idle again
+  // The device runs a record's work for 1 us on stream 7, from `after` or
+  // once what it ran before is done; the source hands it over.
+  auto run_on_device = [&](auto& rec, double after) {
+    rec.stream = 7;
+    rec.start_s = std::max(after, device_free);
+    rec.end_s = rec.start_s + 1e-6;
+    device_free = rec.end_s;
+    src->add(rec);
+  };
   t.region_push("soak::run");
   const auto t0 = clock::now();
   auto tenth_start = t0;
@@ -178,17 +187,12 @@ int main(int argc, char** argv) {
     const double launched = t.now();
     t.on_launch(l);
     t.kernel_end(id);
-    // The device runs it for 1 us, after what it ran before.
     Impl::DeviceKernelRecord r;
     r.correlation = corr;
-    r.stream = 7;
-    r.start_s = std::max(launched + 2e-6, device_free);
-    r.end_s = r.start_s + 1e-6;
     r.shape.grid[0] = 1;
     r.shape.block[0] = 128;
     r.name = kName;
-    device_free = r.end_s;
-    src->add(r);
+    run_on_device(r, launched + 2e-6);
     if ((i + 1) % copy_every == 0) {
       t.deep_copy_begin("soak::v_mirror", "soak::v", "Host", "Cuda", 4);
       for (long f = 0; f < fences; ++f) {
@@ -206,13 +210,9 @@ int main(int argc, char** argv) {
       t.on_blocking_begin(copy);
       Impl::DeviceCopyRecord c;
       c.correlation = corr;
-      c.stream = 7;
-      c.start_s = std::max(c0 + 1e-6, device_free);
-      c.end_s = c.start_s + 1e-6;
       c.bytes = 4;
       c.copy_kind = 3;
-      device_free = c.end_s;
-      src->add(c);
+      run_on_device(c, c0 + 1e-6);
       t.on_blocking_end();
       t.call_end_innermost(CallKind::DeepCopy);
     }
