@@ -99,6 +99,7 @@ for spec in ${ADDSCOPE_BUNDLE_FLAVOUR:-}; do
 done
 cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/lib/"
 [[ -f "$B/tests/tools/libaddscope_count_tool.so" ]] && cp "$B/tests/tools/libaddscope_count_tool.so" "$D/lib/"
+[[ -f "$B/tests/perf/libaddscope_cupti_floor_tool.so" ]] && cp "$B/tests/perf/libaddscope_cupti_floor_tool.so" "$D/lib/"
 if [[ -n "${KT_LIB:-}" ]]; then
   [[ -f "$KT_LIB" ]] || { echo "cuda-bundle: KT_LIB = '$KT_LIB' does not exist; allowed: the path of kokkos-tools' kp_kernel_timer.so" >&2; exit 2; }
   cp "$KT_LIB" "$D/lib/kp_kernel_timer.so"

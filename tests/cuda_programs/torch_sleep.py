@@ -6,7 +6,9 @@ the launch and the read times:
   torch_sleep: spin 500 ms asked, launch 0.02 ms, x.sum().item() 500.3 ms (= 1000.0)
   python3 torch_sleep.py [MS]
 The spin's cycles per millisecond are measured first (a 10^7-cycle spin
-timed with CUDA events, synchronized: a short explicit wait).
+timed with CUDA events, synchronized: a short explicit wait), after a
+short spin that loads the kernel's module (CUDA loads modules lazily: a
+first launch timed with events would count the loading as spinning).
 """
 import sys
 import time
@@ -20,6 +22,8 @@ def main():
     torch.cuda.synchronize()
     begin = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(1000)  # loads spin_kernel's module
+    torch.cuda.synchronize()
     probe = 10_000_000
     begin.record()
     torch.cuda._sleep(probe)

@@ -46,6 +46,8 @@
 #   --two-n N          COST_TWO_N         elements of two_instances' kernels (10000000)
 #   --no-floor         COST_FLOOR=0       no CUPTI floor
 #   --floor-setups L   COST_FLOOR_SETUPS  the floor's set-ups (all: none,activity,...)
+#   --floor-tool L     COST_FLOOR_TOOL    the floor tool's set-ups, a row each
+#                                         (tool,launch; none: no such rows)
 #   --no-callgrind     CALLGRIND=0        no instruction counts (host backend)
 #   --timeout S        COST_TIMEOUT       per program run (300)
 # OUT=DIR: also writes DIR/waits_cost.txt (what is printed), waits_cost.csv
@@ -85,6 +87,7 @@ STREAM_ITERS="${COST_STREAM_ITERS:-}"
 TWO_N="${COST_TWO_N:-10000000}"
 FLOOR="${COST_FLOOR:-1}"
 FLOOR_SETUPS="${COST_FLOOR_SETUPS:-}"
+FLOOR_TOOL_SETUPS="${COST_FLOOR_TOOL:-tool,launch}"
 CALLGRIND="${CALLGRIND:-1}"
 TIMEOUT="${COST_TIMEOUT:-300}"
 while [[ $# -gt 0 ]]; do
@@ -93,9 +96,9 @@ while [[ $# -gt 0 ]]; do
     --no-floor) FLOOR=0; shift; continue ;;
     --no-callgrind) CALLGRIND=0; shift; continue ;;
     -h|--help) usage 0 ;;
-    --rounds|--kt-lib|--extra|--tool|--iters|--burst|--stream-n|--stream-iters|--two-n|--timeout|--floor-setups)
+    --rounds|--kt-lib|--extra|--tool|--iters|--burst|--stream-n|--stream-iters|--two-n|--timeout|--floor-setups|--floor-tool)
       [[ $# -ge 2 ]] || die_usage "$opt needs a value" ;;
-    *) die_usage "unknown option '$opt'; allowed: --rounds --kt-lib --extra --tool --iters --burst --stream-n --stream-iters --two-n --no-floor --floor-setups --no-callgrind --timeout" ;;
+    *) die_usage "unknown option '$opt'; allowed: --rounds --kt-lib --extra --tool --iters --burst --stream-n --stream-iters --two-n --no-floor --floor-setups --floor-tool --no-callgrind --timeout" ;;
   esac
   case "$opt" in
     --rounds) ROUNDS="$2" ;;
@@ -109,6 +112,7 @@ while [[ $# -gt 0 ]]; do
     --two-n) TWO_N="$2" ;;
     --timeout) TIMEOUT="$2" ;;
     --floor-setups) FLOOR_SETUPS="$2" ;;
+    --floor-tool) FLOOR_TOOL_SETUPS="$2" ;;
   esac
   shift 2
 done
@@ -116,6 +120,7 @@ posint ROUNDS "$ROUNDS"; posint iters "$ITERS"; posint burst "$BURST"
 posint stream-n "$STREAM_N"; posint two-n "$TWO_N"; posint timeout "$TIMEOUT"
 [[ -z "$STREAM_ITERS" ]] || posint stream-iters "$STREAM_ITERS"
 [[ "$FLOOR" == 0 || "$FLOOR" == 1 ]] || die_usage "COST_FLOOR = '$FLOOR' is invalid; allowed: 0 or 1"
+[[ "$FLOOR_TOOL_SETUPS" =~ ^(none|[a-z-]+(,[a-z-]+)*)$ ]] || die_usage "COST_FLOOR_TOOL = '$FLOOR_TOOL_SETUPS' is invalid; allowed: none or set-ups of addscope-cupti-floor separated by commas (tool,launch)"
 [[ "$CALLGRIND" == 0 || "$CALLGRIND" == 1 ]] || die_usage "CALLGRIND = '$CALLGRIND' is invalid; allowed: 0 or 1"
 
 # ---- where the pieces are ---------------------------------------------------
@@ -130,6 +135,7 @@ if [[ -f "$D/CMakeCache.txt" ]]; then
   COUNT_TOOL="$D/tests/tools/libaddscope_count_tool.so"
   PERF="$D/tests/perf/addscope-waits-tracker-perf"
   FLOOR_BIN="$D/tests/perf/addscope-cupti-floor"
+  FLOOR_TOOL_LIB="$D/tests/perf/libaddscope_cupti_floor_tool.so"
   BABEL="$D/external/bin/babelstream-kokkos"
 elif [[ -d "$D/bin" ]]; then
   R="$D"
@@ -144,6 +150,7 @@ elif [[ -d "$D/bin" ]]; then
   COUNT_TOOL="$R/lib/libaddscope_count_tool.so"
   PERF="$(first_of "$D/bin/addscope-waits-tracker-perf" "$R/bin/addscope-waits-tracker-perf")"
   FLOOR_BIN="$(first_of "$D/bin/addscope-cupti-floor" "$R/bin/addscope-cupti-floor")"
+  FLOOR_TOOL_LIB="$R/lib/libaddscope_cupti_floor_tool.so"
   BABEL="$D/bin/babelstream-kokkos"
 else
   die_usage "BUILD_OR_BUNDLE_DIR = '$D' holds neither CMakeCache.txt (a build) nor bin/ (a bundle or flavour)"
@@ -154,18 +161,18 @@ TOOL="${WAITS_TOOL:-$TOOL_DEFAULT}"
 [[ -f "$NULL_TOOL" ]] || die_usage "the empty tool '$NULL_TOOL' does not exist (build the target addscope_null_tool)"
 [[ -z "$KT_LIB" || -f "$KT_LIB" ]] || die_usage "KT_LIB = '$KT_LIB' does not exist; allowed: the path of kokkos-tools' kp_kernel_timer.so"
 
-# The rows: label, display name, library ("" = no tool).
-T_LABEL=(none empty waits) T_NAME=("none" "empty tool" "libaddscope_waits.so") T_LIB=("" "$NULL_TOOL" "$TOOL")
+# The rows: label, display name, library ("" = no tool), environment
+# ("VAR=VALUE ..." for that row's runs).
+T_LABEL=(none empty waits) T_NAME=("none" "empty tool" "libaddscope_waits.so") T_LIB=("" "$NULL_TOOL" "$TOOL") T_ENV=("" "" "")
 if [[ -n "$KT_LIB" ]]; then
-  T_LABEL+=(kt); T_NAME+=("kokkos-tools kernel timer"); T_LIB+=("$(cd "$(dirname "$KT_LIB")" && pwd)/$(basename "$KT_LIB")")
+  T_LABEL+=(kt); T_NAME+=("kokkos-tools kernel timer"); T_LIB+=("$(cd "$(dirname "$KT_LIB")" && pwd)/$(basename "$KT_LIB")"); T_ENV+=("")
 fi
 for e in $EXTRA_TOOLS; do
   l="${e%%=*}" p="${e#*=}"
   [[ "$e" == *=* && -n "$l" && "$l" =~ ^[A-Za-z0-9._-]+$ && -f "$p" ]] ||
     die_usage "EXTRA_TOOLS entry '$e' is invalid; allowed: LABEL=PATH (LABEL of letters, digits, . _ -, PATH an existing library)"
-  T_LABEL+=("$l"); T_NAME+=("$l"); T_LIB+=("$(cd "$(dirname "$p")" && pwd)/$(basename "$p")")
+  T_LABEL+=("$l"); T_NAME+=("$l"); T_LIB+=("$(cd "$(dirname "$p")" && pwd)/$(basename "$p")"); T_ENV+=("")
 done
-NT=${#T_LABEL[@]}
 
 export OMP_PROC_BIND="${OMP_PROC_BIND:-false}" OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 scratch="$(mktemp -d)"
@@ -192,10 +199,12 @@ run() {
   local lib="$1"; shift
   local env_=(env -u KOKKOS_PROFILE_LIBRARY -u KOKKOS_TOOLS_LIBS)
   [[ -n "$lib" ]] && env_+=(KOKKOS_PROFILE_LIBRARY="$lib" KOKKOS_TOOLS_LIBS="$lib")
+  # shellcheck disable=SC2206  # RUN_ENV: VAR=VALUE words, no spaces inside
+  [[ -n "${RUN_ENV:-}" ]] && env_+=($RUN_ENV)
   local rc
   RUN_OUT="$(cd "$scratch/run" && "${env_[@]}" timeout "$TIMEOUT" "$@" 2>&1)"
   rc=$?
-  { echo "### ${lib:-no tool}: $* (rc=$rc)"; echo "$RUN_OUT"; } >>"$LOG"
+  { echo "### ${lib:-no tool}${RUN_ENV:+ ($RUN_ENV)}: $* (rc=$rc)"; echo "$RUN_OUT"; } >>"$LOG"
   if [[ $rc -ne 0 ]]; then
     echo "waits_cost: FAILED (rc=$rc): ${lib:+tool $lib, }$*" >&2
     failures=$((failures + 1))
@@ -224,6 +233,20 @@ fi
 log10() { awk -v n="$1" 'BEGIN { e = int(log(n) / log(10) + 0.5); if (n >= 1000 && sprintf("%.0f", 10 ^ e) == n) printf "10^%d", e; else printf "%d", n }'; }
 SN="$(log10 "$STREAM_N")"
 
+# On a device: the waits tool without copy records, and the CUPTI floor
+# inside the same programs (one row per set-up of the floor tool).
+FT_ROWS=()
+if [[ $HOST == 0 ]]; then
+  T_LABEL+=(waits-nocopy); T_NAME+=("libaddscope_waits.so, ADDSCOPE_WAITS_COPY_RECORDS=0"); T_LIB+=("$TOOL"); T_ENV+=("ADDSCOPE_WAITS_COPY_RECORDS=0")
+  if [[ "$FLOOR_TOOL_SETUPS" != none && -f "$FLOOR_TOOL_LIB" ]]; then
+    for s in ${FLOOR_TOOL_SETUPS//,/ }; do
+      T_LABEL+=("floortool-$s"); T_NAME+=("CUPTI floor tool (set-up $s)"); T_LIB+=("$FLOOR_TOOL_LIB"); T_ENV+=("ADDSCOPE_CUPTI_FLOOR_SETUP=$s")
+      FT_ROWS+=("$s")
+    done
+  fi
+fi
+NT=${#T_LABEL[@]}
+
 # Events per iteration of each loop (the count tool, once, not timed).
 declare -A EV=() EVK=()
 calls_line=""
@@ -250,7 +273,7 @@ echo "waits cost: $ROUNDS interleaved rounds, $NT tools$([[ $have_floor == 1 ]] 
 for r in $(seq "$ROUNDS"); do
   for k in $(seq 0 $((NT - 1))); do
     i=$(((k + r - 1) % NT))   # each round starts with the next tool
-    l="${T_LABEL[$i]}" lib="${T_LIB[$i]}"
+    l="${T_LABEL[$i]}" lib="${T_LIB[$i]}" RUN_ENV="${T_ENV[$i]}"
     run "$lib" "$EO" "$ITERS" "$BURST"; o="$RUN_OUT"
     for m in launch_fence deep_copy burst_launch; do add "$l" "$m" "$(cost_field "$m" <<<"$o")"; done
     if [[ -x "$SF" ]]; then
@@ -267,6 +290,7 @@ for r in $(seq "$ROUNDS"); do
       add "$l" two_wall "$(cost_field two_instances_wall <<<"$o")"
     fi
   done
+  RUN_ENV=""
   if [[ $have_floor == 1 ]]; then
     run "" "$FLOOR_BIN" --rounds 1 --rotate "$((r - 1))" --iters "$ITERS" --burst "$BURST" \
       --n "$STREAM_N" --add-iters "$STREAM_ITERS" ${FLOOR_SETUPS:+--setups "$FLOOR_SETUPS"}
@@ -423,6 +447,25 @@ TXT="$scratch/waits_cost.txt"
     d = 100 * (w - n) / n; printf "  %-22s %+.1f%% (target >= -2%%): %s\n", "STREAM-style add", d, (d >= -2) ? "met" : "MISSED" }'
   awk -v w="$w_tw" -v n="$n_tw" -v host="$HOST" 'BEGIN { if (w == "" || n == "") { print "  two instances          not measured"; exit }
     d = 100 * (w - n) / n; printf "  %-22s %+.1f%% wall (target within 2%%)%s: %s\n", "two instances", d, host ? ", on one instance here" : "", (d <= 2 && d >= -2) ? "met" : "MISSED" }'
+  # Over CUPTI's own cost in the same Kokkos programs: the tool with its
+  # CUPTI set-up over the floor tool with that set-up ("tool"), and without
+  # copy records over the floor tool's "launch" (the cheapest set-up that
+  # gives the truth: kernels tied to their launches, every blocking call).
+  if [[ ${#FT_ROWS[@]} -gt 0 ]]; then
+    echo "  the tool's own cost over CUPTI's, in the same Kokkos programs (target: within 0.5 us of the floor that gives the truth):"
+    for pair in waits:tool waits-nocopy:launch; do
+      w="${pair%%:*}" f="floortool-${pair#*:}"
+      [[ -n "${V[$f,launch_fence]:-}" && -n "${V[$w,launch_fence]:-}" ]] || continue
+      for m in launch_fence deep_copy burst_launch stream_add; do
+        awk -v m="$m" -v w="$(med "$w" "$m")" -v f="$(med "$f" "$m")" -v wn="$w" -v fn="${f#floortool-}" 'BEGIN {
+          if (w == "" || f == "") exit
+          name = (m == "launch_fence") ? "launch + fence" : (m == "deep_copy") ? "deep_copy" : (m == "burst_launch") ? "back-to-back launch" : "STREAM-style add"
+          who = (wn == "waits") ? "tool" : "tool, no copy records"
+          if (m == "stream_add") { d = 100 * (w - f) / f; printf "    %-22s %s over the floor tool %s: %+.1f%%\n", name, who, fn, d; exit }
+          d = w - f; printf "    %-22s %s over the floor tool %s: %+.2f us (target <= +0.5 us): %s\n", name, who, fn, d, d <= 0.5 ? "met" : "MISSED" }'
+      done
+    done
+  fi
   if [[ $HOST == 1 && ${#EV[@]} -gt 0 ]]; then
     for m in launch_fence deep_copy burst_launch; do
       awk -v name="$m" -v w="$(med waits $m)" -v n="$(med none $m)" -v z="$(med empty $m)" -v e="${EV[$m]:-0}" 'BEGIN {

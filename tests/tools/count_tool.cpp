@@ -16,15 +16,7 @@
 #include <map>
 #include <string>
 
-extern "C" {
-struct SpaceHandle {
-  char name[64];
-};
-struct ToolSettings {
-  bool requires_global_fencing;
-  bool padding[255];
-};
-}
+#include "kokkosp_abi.hpp"
 
 namespace {
 

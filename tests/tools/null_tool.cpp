@@ -5,19 +5,11 @@
 // it is addscope's own per-event cost.
 #include <cstdint>
 
+#include "kokkosp_empty_callbacks.hpp"
+
 extern "C" {
-struct SpaceHandle {
-  char name[64];
-};
-struct ToolSettings {
-  bool requires_global_fencing;
-  bool padding[255];
-};
 void kokkosp_init_library(int, std::uint64_t, std::uint32_t, void*) {}
 void kokkosp_finalize_library() {}
-void kokkosp_request_tool_settings(std::uint32_t n, ToolSettings* s) {
-  if (n >= 1 && s) s->requires_global_fencing = false;
-}
 void kokkosp_begin_parallel_for(const char*, std::uint32_t, std::uint64_t* id) {
   *id = 0;
 }
@@ -32,17 +24,4 @@ void kokkosp_begin_parallel_scan(const char*, std::uint32_t,
   *id = 0;
 }
 void kokkosp_end_parallel_scan(std::uint64_t) {}
-void kokkosp_push_profile_region(const char*) {}
-void kokkosp_pop_profile_region() {}
-void kokkosp_begin_fence(const char*, std::uint32_t, std::uint64_t* id) {
-  *id = 0;
-}
-void kokkosp_end_fence(std::uint64_t) {}
-void kokkosp_allocate_data(SpaceHandle, const char*, const void*,
-                           std::uint64_t) {}
-void kokkosp_deallocate_data(SpaceHandle, const char*, const void*,
-                             std::uint64_t) {}
-void kokkosp_begin_deep_copy(SpaceHandle, const char*, const void*, SpaceHandle,
-                             const char*, const void*, std::uint64_t) {}
-void kokkosp_end_deep_copy() {}
 }

@@ -5,7 +5,8 @@
 // Usage: addscope-waits-check CASE EXPECT TOOL OUTDIR PROGRAM [ARGS...]
 //   CASE    seed | overlap | two_instances | stream_fenced | region_wait |
 //           two_threads | shape_starved | shape_healthy | shape_plain_add |
-//           wait_scope | external | external_healthy  (the attribution cases)
+//           wait_scope | external[_NAME] | external_healthy  (the
+//           attribution cases; external_NAME: a program nobody here wrote)
 //           faults_regions | faults_throw | faults_names | faults_threads |
 //           faults_unfenced | host_only | exit_return | exit_exit |
 //           exit_quick | exit_abort | bad_paths   (tests/tools/faults.cpp)
@@ -1154,9 +1155,10 @@ int main(int argc, char** argv) {
               "no what-if line for the round trips");
       }
     }
-  } else if (name == "external" || name == "external_healthy") {
-    // A program nobody here wrote: its starved launches, if any, go into
-    // the summary; external_healthy must have none.
+  } else if (name.rfind("external", 0) == 0) {
+    // A program nobody here wrote (external, external_NAME: each case its
+    // own outputs): its starved launches, if any, go into the summary;
+    // external_healthy must have none.
     check(!j["kernels"].empty(), "no kernels");
     if (expect == "device") {
       shape_note += " starved " + std::to_string(j["starved"].size());

@@ -92,7 +92,7 @@ for F in "$@"; do
     OMP_NUM_THREADS=1 run_case soak device addscope-test-soak 1000000 10 1000
   fi
   if [[ -x "$bin/babelstream-kokkos" ]]; then
-    run_case external device babelstream-kokkos --arraysize 10000000 --numtimes 100
+    run_case external_babelstream device babelstream-kokkos --arraysize 10000000 --numtimes 100
   fi
   # Kokkos' own STREAM benchmark and hierarchical-parallelism tutorial, when
   # bundled (built from the Kokkos sources of the flavour, not kept here).
@@ -100,7 +100,7 @@ for F in "$@"; do
     run_case external_healthy device kokkos-stream
   fi
   if [[ -x "$bin/kokkos-thread-teams-lambda" ]]; then
-    run_case external device kokkos-thread-teams-lambda
+    run_case external_tutorial device kokkos-thread-teams-lambda
   fi
 
   # The library's front door (measure_seed_sequence), in-process CUPTI.
