@@ -273,13 +273,43 @@ std::vector<Slice> check_trace(const std::string& path, bool expect_device) {
     const auto k = std::upper_bound(st.begin(), st.end(), ts) - st.begin();
     return k > 0 && it->second.max_end[std::size_t(k - 1)] >= ts;
   };
-  int bad = 0;
+  // Of the track's slices starting at or before e, the one ending last
+  // (for telling what a stray flow end missed, and by how much).
+  auto before = [&](const json& e) -> std::string {
+    const Slice* best = nullptr;
+    const long long pid = e["pid"].get<long long>(), tid = e.value("tid", 0LL);
+    const double ts = e["ts"].get<double>();
+    for (const auto& sl : slices)
+      if (sl.pid == pid && sl.tid == tid && sl.ts <= ts &&
+          (!best || sl.ts + sl.dur > best->ts + best->dur))
+        best = &sl;
+    if (!best) return "no slice before it on its track";
+    char b[512];
+    std::snprintf(b, sizeof b,
+                  "the slice before it ending last: '%.200s' ts %.3f dur %.3f "
+                  "(ends %.3f us before it)",
+                  best->name.c_str(), best->ts, best->dur,
+                  ts - best->ts - best->dur);
+    return b;
+  };
+  int bad = 0, told = 0;
   for (const auto& f : flows) {
     if (f.second.size() != 2) {
       ++bad;
+      if (told++ < 5)
+        std::cerr << "  stray flow id " << f.first << ": " << f.second.size()
+                  << " ends\n";
       continue;
     }
-    for (const auto& e : f.second) bad += inside(e) ? 0 : 1;
+    for (const auto& e : f.second) {
+      if (inside(e)) continue;
+      ++bad;
+      if (told++ < 5)
+        std::cerr << "  stray flow end: " << e.dump() << "; " << before(e)
+                  << "; its other end: "
+                  << (&e == &f.second[0] ? f.second[1] : f.second[0]).dump()
+                  << "\n";
+    }
   }
   check(bad == 0, "trace: " + std::to_string(bad) +
                       " flow ends outside slices (of " +

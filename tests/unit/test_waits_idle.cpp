@@ -1268,3 +1268,57 @@ TEST(WaitsIdle, TraceDrawsIdleSlicesAndFlowsToTheBlamedHostSlice) {
     EXPECT_EQ(s4.slices.size(), 1u);
   }
 }
+
+// A flow's host end stays inside the blamed host interval once printed to
+// the nanosecond (tests/tools/waits_check.cpp reads the trace so): on the
+// H200 a launch that ended 1 ns into the gap put the arrow at the launch's
+// very end, outside its slice once rounded (2 of 10 runs of faults_threads).
+TEST(WaitsIdle, TraceFlowsKeepAMarginInsideTheBlamedHostInterval) {
+  std::mt19937_64 rng(20261201);
+  std::uniform_real_distribution<double> start(1e-3, 2.0);
+  auto ns = [](double s) { return std::round(s * 1e9); };  // as printed
+  for (int i = 0; i < 200; ++i) {
+    const double b = start(rng);
+    const double len = (1 + int(rng() % 5000)) * 1e-9;  // 1 ns .. 5 us
+    for (IdleCause c : {IdleCause::LaunchLatency, IdleCause::SyncRoundTrip}) {
+      // The host interval ends 1 ns after the device went idle.
+      addscope::IdleInterval u;
+      const double hend = b + len, gap = hend - 1e-9;
+      u.begin_s = gap;
+      u.end_s = gap + 8e-6;
+      u.pieces.push_back({c, gap, gap + 8e-6});
+      u.thread_known = u.state_known = true;
+      u.state = c == IdleCause::LaunchLatency ? HostState::Launch
+                                              : HostState::Blocked;
+      u.host_begin_s = b;
+      u.host_end_s = hend;
+      FakeSink s;
+      addscope::emit_idle_trace(u, s);
+      if (len < 10e-9) {
+        EXPECT_TRUE(s.flows.empty()) << len;
+        continue;
+      }
+      ASSERT_EQ(s.flows.size(), 1u) << len;
+      const double to = s.flows[0].to;
+      const double m = std::min(0.5e-6, 0.5 * len);
+      EXPECT_GE(to, b + m - 1e-12) << len;
+      EXPECT_LE(to, hend - m + 1e-12) << len;
+      // Printed to the nanosecond, strictly inside.
+      EXPECT_GT(ns(to), ns(b)) << len;
+      EXPECT_LT(ns(to), ns(hend)) << len;
+    }
+  }
+  // Host code overlapping the gap by 1 ns: no sliver of a slice, no arrow.
+  addscope::IdleInterval h;
+  h.begin_s = 1.0;
+  h.end_s = 1.0 + 5e-6;
+  h.pieces.push_back({IdleCause::HostCode, 1.0, 1.0 + 5e-6});
+  h.thread_known = h.state_known = true;
+  h.state = HostState::Program;
+  h.host_begin_s = 0.999;
+  h.host_end_s = 1.0 + 1e-9;
+  FakeSink s;
+  EXPECT_EQ(addscope::emit_idle_trace(h, s), 1u);
+  EXPECT_TRUE(s.flows.empty());
+  EXPECT_EQ(s.slices.size(), 1u);
+}
