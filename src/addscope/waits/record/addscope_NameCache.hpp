@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -43,8 +44,9 @@ class NameCache {
   };
   static std::uint64_t hash(std::string_view s);
   bool holds(std::uint32_t slot, std::string_view s) const {
-    return slot != 0 && slots_[slot].size() == s.size() &&
-           slots_[slot].compare(0, s.size(), s.data(), s.size()) == 0;
+    const std::string& t = slots_[slot];
+    return slot != 0 && t.size() == s.size() &&
+           std::memcmp(t.data(), s.data(), s.size()) == 0;
   }
   std::array<ByAddress, kTable> by_address_{};
   std::array<ByText, kTable> by_text_{};
