@@ -177,8 +177,11 @@ TEST(ReadAfterLaunch, NothingWaitsOnASynchronousBackend) {
   EXPECT_TRUE(r.waited());
 }
 
+// The seed experiment's naive pass is recorded in the process's tracker:
+// every test here starts it fed by no tool, and must leave no call open
+// (tracker_util.hpp).
 template <class Space>
-class Timing : public ::testing::Test {};
+class Timing : public addscope_test::GlobalTrackerTest {};
 TYPED_TEST_SUITE(Timing, ExecSpaces);
 
 TYPED_TEST(Timing, SeedExperimentOneByOne) {

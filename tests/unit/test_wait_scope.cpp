@@ -14,9 +14,12 @@ namespace {
 
 // The process's tracker is shared by every test here (and by a repeat of
 // this one): each test compares snapshots taken before and after, never
-// totals (tracker_util.hpp).
+// totals, and runs in the fixture that gives it a tracker fed by no tool
+// and fails it if it leaves a region open (tracker_util.hpp).
 using addscope_test::settled_snapshot;
 using addscope_test::site_calls;
+
+class WaitScope : public addscope_test::GlobalTrackerTest {};
 
 void step(const std::string& what) {
   auto& t = addscope::SyncTracker::global();
@@ -31,7 +34,9 @@ class FedByTools {
       : was_(addscope::SyncTracker::global().fed_by_kokkos_tools()) {
     addscope::SyncTracker::global().set_fed_by_kokkos_tools(on);
   }
-  ~FedByTools() { addscope::SyncTracker::global().set_fed_by_kokkos_tools(was_); }
+  ~FedByTools() {
+    addscope::SyncTracker::global().set_fed_by_kokkos_tools(was_);
+  }
   FedByTools(const FedByTools&) = delete;
   FedByTools& operator=(const FedByTools&) = delete;
 
@@ -41,9 +46,9 @@ class FedByTools {
 
 }  // namespace
 
-TEST(WaitScope, NamesTheRegionOfTheCallsInside) {
+TEST_F(WaitScope, NamesTheRegionOfTheCallsInside) {
   auto& t = addscope::SyncTracker::global();
-  ASSERT_FALSE(t.fed_by_kokkos_tools());  // no tool is loaded here
+  ASSERT_FALSE(t.fed_by_kokkos_tools());  // the fixture's: no tool feeds it
   const auto before = settled_snapshot(t);
   {
     addscope::WaitScope outer("test::assemble");
@@ -77,7 +82,7 @@ TEST(WaitScope, NamesTheRegionOfTheCallsInside) {
   EXPECT_EQ(after.dropped.unmatched_ends, before.dropped.unmatched_ends);
 }
 
-TEST(WaitScope, NotHeardTwiceWhenAToolFeedsTheTracker) {
+TEST_F(WaitScope, NotHeardTwiceWhenAToolFeedsTheTracker) {
   auto& t = addscope::SyncTracker::global();
   ASSERT_FALSE(t.fed_by_kokkos_tools());
   const auto before = settled_snapshot(t);
@@ -99,7 +104,7 @@ TEST(WaitScope, NotHeardTwiceWhenAToolFeedsTheTracker) {
   EXPECT_EQ(after.dropped.unmatched_ends, before.dropped.unmatched_ends);
 }
 
-TEST(WaitScope, RejectsAnEmptyName) {
+TEST_F(WaitScope, RejectsAnEmptyName) {
   try {
     addscope::WaitScope s("");
     FAIL() << "no exception";

@@ -201,9 +201,12 @@ TEST(WaitsIdle, ResidualLoopIsRoundTripsAndLaunchLatency) {
   EXPECT_EQ(s.sites[0].calls, 200u);
   EXPECT_EQ(s.sites[1].cause, IdleCause::LaunchLatency);
   EXPECT_EQ(s.sites[1].site, "probe::residual");
-  // The what-if: share of the time in region loop (one thread, 6000 us).
-  ASSERT_GE(s.what_if.size(), 2u);
+  // The what-if, one row for each cause that left the device idle (round
+  // trips, launch latency; host code none), the largest first: share of
+  // the time in region loop (one thread, 6000 us).
+  ASSERT_EQ(s.what_if.size(), 2u);
   EXPECT_EQ(s.what_if[0].cause, IdleCause::SyncRoundTrip);
+  EXPECT_EQ(s.what_if[1].cause, IdleCause::LaunchLatency);
   EXPECT_NEAR(s.what_if[0].region_share, 2394.0 / 6000.0, 1e-12);
   expect_exact_sums(s);
   // Every gap went to the listener, longest kept.

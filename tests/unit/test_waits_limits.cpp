@@ -10,8 +10,10 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -509,7 +511,29 @@ TEST(WaitsLimits, NamesThatAreNotUtf8) {
   std::ifstream f(path);
   nlohmann::json trace;
   EXPECT_NO_THROW(trace = nlohmann::json::parse(f));
-  EXPECT_GT(trace.size(), 3u);
+  // Every event is there, the name in each of its slices with the bytes
+  // that are not UTF-8 replaced (U+FFFD) and the control character kept
+  // (escaped in the file): 5 metadata events (the host, its sort index and
+  // thread 0, device 0 and its stream 7), 4 slices (the launch, the
+  // deep_copy, its cudaMemcpy, the kernel) and the wait's arrow (2 ends).
+  const std::string shown =
+      std::string("user::\xef\xbf\xbd\xef\xbf\xbd k \xef\xbf\xbd(") + '\x01';
+  std::map<std::string, int> phases;
+  std::map<std::string, std::string> slice;  // name by category
+  for (const auto& e : trace) {
+    ++phases[e.value("ph", "")];
+    if (e.value("ph", "") == "X")
+      slice[e.value("cat", "")] = e.value("name", "");
+  }
+  EXPECT_EQ(trace.size(), 11u);
+  EXPECT_EQ(phases["M"], 5);
+  EXPECT_EQ(phases["X"], 4);
+  EXPECT_EQ(phases["s"], 1);
+  EXPECT_EQ(phases["f"], 1);
+  EXPECT_EQ(slice["kernel"], shown);
+  EXPECT_EQ(slice["deep_copy"], shown);
+  EXPECT_EQ(slice["launch"], "launch of " + shown);
+  EXPECT_EQ(slice["runtime"], "cudaMemcpy 4 B");
   std::remove(path.c_str());
 }
 

@@ -10,8 +10,10 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <typeinfo>
+#include <utility>
 
 #include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/attribution/addscope_KernelName.hpp"
@@ -173,15 +175,25 @@ TEST(WaitsTrace, EveryFlowBindsToSlices) {
   std::remove(path.c_str());
   std::map<std::uint64_t, std::vector<const Event*>> flows;
   int kernels = 0, names = 0, idle = 0, waited = 0;
+  std::set<std::pair<int, std::uint64_t>> named;  // (pid, tid)
   for (const auto& e : v) {
     if (e.ph == "s" || e.ph == "f") flows[e.id].push_back(&e);
     if (e.ph == "s" && e.name == "waited for") ++waited;
     if (e.ph == "X" && e.pid >= 100 && e.cat == "kernel") ++kernels;
     if (e.ph == "X" && e.pid >= 100 && e.cat == "idle") ++idle;
-    if (e.ph == "M" && e.name == "thread_name") ++names;
+    if (e.ph == "M" && e.name == "thread_name") {
+      ++names;
+      named.insert({e.pid, e.tid});
+    }
   }
   EXPECT_EQ(kernels, 3);
-  EXPECT_GE(names, 3);   // one host thread, two streams
+  // Each track named once: host thread 0, streams 13 and 14 of device 0,
+  // and device 0's idle track.
+  EXPECT_EQ(names, 4);
+  EXPECT_EQ(named.size(), 4u);
+  for (const auto& t :
+       {std::pair<int, std::uint64_t>{1, 0}, {100, 13}, {100, 14}})
+    EXPECT_EQ(named.count(t), 1u) << t.first << " " << t.second;
   EXPECT_EQ(waited, 3);  // fence <- a, b; memcpy <- c
   // The device idle from 0.5 to 0.60001: one idle slice, blamed on the
   // fence that was blocked on it (an arrow to the host).
