@@ -1324,4 +1324,16 @@ TEST(WaitsIdle, TraceFlowsKeepAMarginInsideTheBlamedHostInterval) {
   EXPECT_EQ(addscope::emit_idle_trace(h, s), 1u);
   EXPECT_TRUE(s.flows.empty());
   EXPECT_EQ(s.slices.size(), 1u);
+  // An idle piece of 1 ns: its slice, no arrow from a sliver.
+  addscope::IdleInterval q;
+  q.begin_s = 1.0;
+  q.end_s = 1.0 + 1e-9;
+  q.pieces.push_back({IdleCause::SyncRoundTrip, 1.0, 1.0 + 1e-9});
+  q.thread_known = q.state_known = true;
+  q.state = HostState::Blocked;
+  q.host_begin_s = 0.5;
+  q.host_end_s = 1.5;
+  FakeSink s2;
+  EXPECT_EQ(addscope::emit_idle_trace(q, s2), 1u);
+  EXPECT_TRUE(s2.flows.empty());
 }

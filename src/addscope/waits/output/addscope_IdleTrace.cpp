@@ -40,8 +40,16 @@ std::size_t emit_idle_trace(const IdleInterval& g, IdleTraceSink& sink) {
     ++events;
   }
   if (g.pieces.empty() || !g.state_known || !g.thread_known) return events;
+  // A flow's ends must lie inside their slices once the trace has printed
+  // them to the nanosecond: never at a slice's very edge (on the H200 a
+  // launch that ended 1 ns into the gap put the arrow at the launch's end,
+  // outside it once rounded). So the host end keeps a margin of up to 0.5 us
+  // from the blamed interval's ends, and a sliver of under kMinFlow_s (an
+  // idle piece, a blamed interval) gets no arrow.
+  constexpr double kMinFlow_s = 10e-9;
   const IdlePiece& first = g.pieces.front();
-  if (first.end_s <= first.begin_s || !host_blamed(first.cause)) return events;
+  if (!(first.end_s - first.begin_s >= kMinFlow_s) || !host_blamed(first.cause))
+    return events;
   // The blamed host interval's part inside the blamed piece.
   double hb = std::max(g.host_begin_s, first.begin_s);
   double he = std::min(g.host_end_s, first.end_s);
@@ -50,22 +58,13 @@ std::size_t emit_idle_trace(const IdleInterval& g, IdleTraceSink& sink) {
     he = g.host_end_s;
   }
   if (he < hb) return events;
-  // A flow's host end must lie inside a host slice once the trace has
-  // printed both to the nanosecond: never at a slice's very edge (the
-  // interval's ends are the edges of the slice it lies in; on the H200 a
-  // launch that ended 1 ns into the gap put the arrow at the launch's end,
-  // outside it once rounded). So it keeps a margin of up to 0.5 us from the
-  // blamed interval's ends, and a sliver of under kMinFlowHost_s gets no
-  // arrow.
-  constexpr double kMinFlowHost_s = 10e-9;
   double host_t = 0.5 * (hb + he);
   if (first.cause == IdleCause::HostCode) {
     // The flow ends in a slice of the host thread: the one drawn here for
     // the program's own code; in any other state (Kokkos' own work between
     // its callbacks) there may be none to end in (a viewer drops such a
     // flow, seen on the H200 in tests/tools/faults.cpp "throw"): no flow.
-    if (he - hb < kMinFlowHost_s || g.state != HostState::Program)
-      return events;
+    if (he - hb < kMinFlow_s || g.state != HostState::Program) return events;
     nlohmann::json a = {
         {"before", str_or_null(g.before)},
         {"after", str_or_null(g.after)},
@@ -77,7 +76,7 @@ std::size_t emit_idle_trace(const IdleInterval& g, IdleTraceSink& sink) {
     ++events;
   } else {
     const double len = g.host_end_s - g.host_begin_s;
-    if (!(len >= kMinFlowHost_s)) return events;
+    if (!(len >= kMinFlow_s)) return events;
     const double m = std::min(0.5e-6, 0.5 * len);
     host_t = std::min(std::max(host_t, g.host_begin_s + m), g.host_end_s - m);
   }
