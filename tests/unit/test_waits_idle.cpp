@@ -1277,6 +1277,20 @@ TEST(WaitsIdle, TraceDrawsIdleSlicesAndFlowsToTheBlamedHostSlice) {
 // H200 a launch that ended 1 ns into the gap put the arrow at the launch's
 // very end, outside its slice once rounded (2 of 10 runs of faults_threads).
 TEST(WaitsIdle, TraceFlowsKeepAMarginInsideTheBlamedHostInterval) {
+  // One gap: an idle piece [gb, ge) charged to `c`, the launching thread in
+  // `st` over [hb, he).
+  auto gap = [](IdleCause c, double gb, double ge, HostState st, double hb,
+                double he) {
+    addscope::IdleInterval u;
+    u.begin_s = gb;
+    u.end_s = ge;
+    u.pieces.push_back({c, gb, ge});
+    u.thread_known = u.state_known = true;
+    u.state = st;
+    u.host_begin_s = hb;
+    u.host_end_s = he;
+    return u;
+  };
   std::mt19937_64 rng(20261201);
   std::uniform_real_distribution<double> start(1e-3, 2.0);
   auto ns = [](double s) { return std::round(s * 1e9); };  // as printed
@@ -1285,18 +1299,14 @@ TEST(WaitsIdle, TraceFlowsKeepAMarginInsideTheBlamedHostInterval) {
     const double len = (1 + int(rng() % 5000)) * 1e-9;  // 1 ns .. 5 us
     for (IdleCause c : {IdleCause::LaunchLatency, IdleCause::SyncRoundTrip}) {
       // The host interval ends 1 ns after the device went idle.
-      addscope::IdleInterval u;
-      const double hend = b + len, gap = hend - 1e-9;
-      u.begin_s = gap;
-      u.end_s = gap + 8e-6;
-      u.pieces.push_back({c, gap, gap + 8e-6});
-      u.thread_known = u.state_known = true;
-      u.state = c == IdleCause::LaunchLatency ? HostState::Launch
-                                              : HostState::Blocked;
-      u.host_begin_s = b;
-      u.host_end_s = hend;
+      const double hend = b + len, idle = hend - 1e-9;
       FakeSink s;
-      addscope::emit_idle_trace(u, s);
+      addscope::emit_idle_trace(
+          gap(c, idle, idle + 8e-6,
+              c == IdleCause::LaunchLatency ? HostState::Launch
+                                            : HostState::Blocked,
+              b, hend),
+          s);
       if (len < 10e-9) {
         EXPECT_TRUE(s.flows.empty()) << len;
         continue;
@@ -1312,28 +1322,20 @@ TEST(WaitsIdle, TraceFlowsKeepAMarginInsideTheBlamedHostInterval) {
     }
   }
   // Host code overlapping the gap by 1 ns: no sliver of a slice, no arrow.
-  addscope::IdleInterval h;
-  h.begin_s = 1.0;
-  h.end_s = 1.0 + 5e-6;
-  h.pieces.push_back({IdleCause::HostCode, 1.0, 1.0 + 5e-6});
-  h.thread_known = h.state_known = true;
-  h.state = HostState::Program;
-  h.host_begin_s = 0.999;
-  h.host_end_s = 1.0 + 1e-9;
   FakeSink s;
-  EXPECT_EQ(addscope::emit_idle_trace(h, s), 1u);
+  EXPECT_EQ(
+      addscope::emit_idle_trace(gap(IdleCause::HostCode, 1.0, 1.0 + 5e-6,
+                                    HostState::Program, 0.999, 1.0 + 1e-9),
+                                s),
+      1u);
   EXPECT_TRUE(s.flows.empty());
   EXPECT_EQ(s.slices.size(), 1u);
   // An idle piece of 1 ns: its slice, no arrow from a sliver.
-  addscope::IdleInterval q;
-  q.begin_s = 1.0;
-  q.end_s = 1.0 + 1e-9;
-  q.pieces.push_back({IdleCause::SyncRoundTrip, 1.0, 1.0 + 1e-9});
-  q.thread_known = q.state_known = true;
-  q.state = HostState::Blocked;
-  q.host_begin_s = 0.5;
-  q.host_end_s = 1.5;
   FakeSink s2;
-  EXPECT_EQ(addscope::emit_idle_trace(q, s2), 1u);
+  EXPECT_EQ(
+      addscope::emit_idle_trace(gap(IdleCause::SyncRoundTrip, 1.0, 1.0 + 1e-9,
+                                    HostState::Blocked, 0.5, 1.5),
+                                s2),
+      1u);
   EXPECT_TRUE(s2.flows.empty());
 }
