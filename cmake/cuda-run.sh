@@ -13,8 +13,13 @@
 # (the tool through CUPTI's injection): the seed with numba and with CuPy, a
 # PyTorch spin read by .item(), the plain CUDA C++ seed; each checked by
 # cuda_programs/check_injection.py, each also run once without the tool.
-# Then a Python program that touches no GPU ("nothing to report") and a
-# Kokkos CUDA program started both ways (the tool runs once). Needs python3
+# Then a Python program that touches no GPU ("nothing to report"), a
+# Kokkos CUDA program started both ways (the tool runs once), the same
+# program with the variables alone and under the launcher (the same report:
+# cuda_programs/same_report.py), and what the injection path costs the CUDA
+# seed's back-to-back launches (--burst) beside what the Kokkos Tools path
+# costs event_overhead's (INJECTION_COST_ROUNDS, INJECTION_COST_LAUNCHES;
+# printed, not judged). Needs python3
 # with numba-cuda, CuPy, PyTorch. INJECTION_CASES (default: seed_numba
 # seed_cupy torch_sleep seed_cuda) picks; INJECTION_CUPTI: the libcupti for
 # the Python programs (else libcupti.so.<their CUDA major> is searched: the
@@ -356,6 +361,41 @@ for step in "$@"; do
         fi
       else
         echo "SUMMARY both_ways    no addscope-test-slow-read in the bundle  FAIL"; rc=1
+      fi
+      # The same Kokkos program with the variables alone and under the
+      # launcher (Kokkos Tools only): the same report (issue 24).
+      if [[ -x "$B/addscope-test-slow-read" && -f "$C/same_report.py" ]]; then
+        tl="$HERE/lib/libaddscope_waits.so"
+        env KOKKOS_PROFILE_LIBRARY="$tl" KOKKOS_TOOLS_LIBS="$tl" ADDSCOPE_WAITS_JSON="$D/vars.json" \
+          "$B/addscope-test-slow-read" >"$D/vars.out" 2>"$D/vars.err"; r1=$?
+        "$W" --load kokkos --json "$D/launcher.json" -- "$B/addscope-test-slow-read" \
+          >"$D/launcher.out" 2>"$D/launcher.err"; r2=$?
+        python3 "$C/same_report.py" "$D/vars.json" "$D/launcher.json" >"$D/same_report.check" 2>&1; r3=$?
+        cat "$D/same_report.check"
+        [[ $r1 -eq 0 && $r2 -eq 0 ]] || echo "SUMMARY same_report  exit $r1 with the variables, $r2 under the launcher  FAIL" | tee -a "$D/same_report.check"
+        [[ $r1 -eq 0 && $r2 -eq 0 && $r3 -eq 0 ]] || rc=1
+      fi
+      # What the injection path costs a CUDA program's back-to-back launches,
+      # beside what the Kokkos Tools path costs a Kokkos program's (issue 24):
+      # medians of INJECTION_COST_ROUNDS (5) interleaved rounds, 50,000
+      # launches; printed, not judged.
+      if [[ -x "$B/addscope-test-seed-cuda" && -x "$B/addscope-test-event-overhead" ]]; then
+        n="${INJECTION_COST_LAUNCHES:-50000}" tl="$HERE/lib/libaddscope_waits.so"
+        cv=(); cvt=(); kv=(); kvt=()
+        for r in $(seq "${INJECTION_COST_ROUNDS:-5}"); do
+          cv+=("$("$B/addscope-test-seed-cuda" --burst "$n" 2>>"$D/cost.err" | sed -n 's/.*launches, \([0-9.]*\) us per launch.*/\1/p')")
+          cvt+=("$("$W" --load cuda -o "$D/cost_report.txt" -- "$B/addscope-test-seed-cuda" --burst "$n" 2>>"$D/cost.err" | sed -n 's/.*launches, \([0-9.]*\) us per launch.*/\1/p')")
+          kv+=("$(env -u KOKKOS_TOOLS_LIBS -u KOKKOS_PROFILE_LIBRARY "$B/addscope-test-event-overhead" 10 "$n" 2>>"$D/cost.err" | awk '$1 == "cost:" && $2 == "burst_launch" { print $3 }')")
+          kvt+=("$(env KOKKOS_PROFILE_LIBRARY="$tl" KOKKOS_TOOLS_LIBS="$tl" "$B/addscope-test-event-overhead" 10 "$n" 2>>"$D/cost.err" | awk '$1 == "cost:" && $2 == "burst_launch" { print $3 }')")
+        done
+        med() { printf '%s\n' "$@" | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { if (NR) printf "%.3f", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+        a="$(med "${cv[@]}")" b="$(med "${cvt[@]}")" c="$(med "${kv[@]}")" d="$(med "${kvt[@]}")"
+        if [[ -n "$a" && -n "$b" && -n "$c" && -n "$d" ]]; then
+          awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" -v n="$n" 'BEGIN {
+            printf "SUMMARY injection_cost back-to-back launches (%d): CUDA program %.3f us per launch, %.3f under CUDA injection (%+.3f); Kokkos program %.3f, %.3f through Kokkos Tools (%+.3f)\n", n, a, b, b - a, c, d, d - c }' | tee "$D/injection_cost.check"
+        else
+          echo "SUMMARY injection_cost  a run printed no time ('$a' '$b' '$c' '$d'; $D/cost.err)  FAIL" | tee "$D/injection_cost.check"; rc=1
+        fi
       fi
       grep -h "^SUMMARY" "$D"/*.check 2>/dev/null >"$OUT/injection_summary.txt"
       echo "injection rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Checks that two waits JSONs (docs/waits-report.md) of one program tell the
+same story: the program run with the variables that load the tool alone
+(KOKKOS_PROFILE_LIBRARY / KOKKOS_TOOLS_LIBS) and under the launcher
+(addscope-waits; cmake/cuda-run.sh step `injection`, issue 24):
+
+  same_report.py A.json B.json [--rel R] [--abs S]
+  same_report.py --self-test
+
+The same: mode and front door; every kernel's name, calls and launches; the
+number of hidden waits; the longest wait's call, class and the kernel it
+waited for; the hidden and explicit totals within R (default 0.15) of each
+other or S seconds (default 0.005) — two runs of a program, not one (how
+many short explicit waits there are may differ between runs).
+Prints one line per difference and a SUMMARY line; exits 0 when none, 1
+when one, 2 on a usage error.
+"""
+import copy
+import json
+import sys
+
+
+def story(j):
+    """What must agree, from one JSON."""
+    t = j.get("totals", {})
+    waits = [w for w in j.get("waits") or [] if isinstance(w, dict)]
+    longest = max(waits, key=lambda w: w.get("wait_s") or 0, default={})
+    waited = longest.get("waited_for") or [{}]
+    return {
+        "mode": j.get("mode"),
+        "front door": j.get("front_door"),
+        "kernels": sorted((k.get("name"), k.get("calls"), k.get("launches"))
+                          for k in j.get("kernels", [])
+                          if k.get("calls") or k.get("launches")),
+        "hidden waits": t.get("hidden_calls"),
+        "longest wait": (longest.get("what"), longest.get("class"),
+                         waited[0].get("kernel")),
+    }
+
+
+def compare(a, b, rel=0.15, abs_s=0.005):
+    diffs = []
+    sa, sb = story(a), story(b)
+    for key in sa:
+        if sa[key] != sb[key]:
+            diffs.append(f"{key}: {sa[key]!r} against {sb[key]!r}")
+    for key in ("hidden_s", "explicit_s"):
+        x = a.get("totals", {}).get(key)
+        y = b.get("totals", {}).get(key)
+        if x is None or y is None:
+            diffs.append(f"totals.{key}: {x!r} against {y!r}")
+        elif abs(x - y) > max(abs_s, rel * max(abs(x), abs(y))):
+            diffs.append(f"totals.{key}: {x:.6f} s against {y:.6f} s")
+    return diffs
+
+
+def self_test():
+    base = {
+        "mode": "device", "front_door": "kokkos",
+        "totals": {"hidden_calls": 1, "explicit_calls": 2,
+                   "hidden_s": 0.5661, "explicit_s": 0.0001},
+        "kernels": [{"name": "user::slow_add[1x1]", "calls": 1},
+                    {"name": "user::fill", "calls": 1},
+                    {"name": "never launched", "calls": 0}],
+        "waits": [{"what": "cudaDeviceSynchronize", "class": "explicit",
+                   "wait_s": 1e-5, "waited_for": [{"kernel": "init"}]},
+                  {"what": "deep_copy out_mirror<-out", "class": "hidden",
+                   "wait_s": 0.5661,
+                   "waited_for": [{"kernel": "user::slow_add[1x1]"}]}],
+    }
+    other = copy.deepcopy(base)
+    other["totals"]["hidden_s"] = 0.5702  # another run: a little apart
+    other["kernels"].reverse()  # order does not matter
+    other["waits"].reverse()
+    failed = []
+    if compare(base, other):
+        failed.append("two runs telling the same story differ: " +
+                      "; ".join(compare(base, other)))
+
+    def broken(label, mutate, words):
+        b = copy.deepcopy(base)
+        mutate(b)
+        d = compare(base, b)
+        if not any(words in x for x in d):
+            failed.append(f"{label}: not caught (got {d})")
+
+    broken("a kernel's calls", lambda b: b["kernels"][0].update(calls=2),
+           "kernels")
+    broken("a kernel's launches",
+           lambda b: b["kernels"][0].update(launches=3), "kernels")
+    broken("a kernel missing", lambda b: b["kernels"].pop(1), "kernels")
+    broken("hidden waits", lambda b: b["totals"].update(hidden_calls=0),
+           "hidden waits")
+    broken("hidden time", lambda b: b["totals"].update(hidden_s=0.28),
+           "totals.hidden_s")
+    broken("the longest wait's call",
+           lambda b: b["waits"][1].update(what="fence"),
+           "longest wait")
+    broken("the kernel waited for",
+           lambda b: b["waits"][1]["waited_for"][0].update(
+               kernel="user::fill"), "longest wait")
+    broken("the mode", lambda b: b.update(mode="kokkos-only"), "mode")
+    broken("no totals", lambda b: b.pop("totals"), "totals.hidden_s")
+    broken("another wait the longest",
+           lambda b: b["waits"][0].update(wait_s=0.9), "longest wait")
+    for f in failed:
+        print("FAIL: " + f)
+    print(f"SUMMARY same_report self-test: {'FAIL' if failed else 'PASS'}")
+    return 1 if failed else 0
+
+
+def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return self_test()
+    args = argv[1:]
+    rel, abs_s, files = 0.15, 0.005, []
+    i = 0
+    while i < len(args):
+        if args[i] in ("--rel", "--abs") and i + 1 < len(args):
+            try:
+                v = float(args[i + 1])
+            except ValueError:
+                v = -1
+            if v < 0:
+                print(f"same_report.py: {args[i]} = '{args[i + 1]}' is "
+                      "invalid; allowed: a number >= 0", file=sys.stderr)
+                return 2
+            rel, abs_s = (v, abs_s) if args[i] == "--rel" else (rel, v)
+            i += 2
+        else:
+            files.append(args[i])
+            i += 1
+    if len(files) != 2:
+        print("usage: same_report.py A.json B.json [--rel R] [--abs S] | "
+              "--self-test", file=sys.stderr)
+        return 2
+    js = []
+    for f in files:
+        try:
+            with open(f) as fh:
+                js.append(json.load(fh))
+        except (OSError, ValueError) as e:
+            print(f"FAIL: {f}: {e}")
+            print("SUMMARY same_report  FAIL")
+            return 1
+    diffs = compare(js[0], js[1], rel, abs_s)
+    for d in diffs:
+        print("FAIL: " + d)
+    s = story(js[0])
+    print(f"SUMMARY same_report  {s['hidden waits']} hidden waits, longest "
+          f"{s['longest wait'][0]!r} for {s['longest wait'][2]!r}  "
+          f"{'FAIL' if diffs else 'PASS'}")
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
