@@ -191,8 +191,10 @@ TEST(WaitsTrace, EveryFlowBindsToSlices) {
   // and device 0's idle track.
   EXPECT_EQ(names, 4);
   EXPECT_EQ(named.size(), 4u);
-  for (const auto& t :
-       {std::pair<int, std::uint64_t>{1, 0}, {100, 13}, {100, 14}})
+  // (An array, not a braced list: nvcc 11.8 cannot deduce the range of a
+  // braced list of pairs.)
+  const std::pair<int, std::uint64_t> tracks[] = {{1, 0}, {100, 13}, {100, 14}};
+  for (const auto& t : tracks)
     EXPECT_EQ(named.count(t), 1u) << t.first << " " << t.second;
   EXPECT_EQ(waited, 3);  // fence <- a, b; memcpy <- c
   // The device idle from 0.5 to 0.60001: one idle slice, blamed on the
