@@ -15,8 +15,10 @@
 # cuda_programs/check_injection.py, each also run once without the tool.
 # Then a Python program that touches no GPU ("nothing to report"), a
 # Kokkos CUDA program started both ways (the tool runs once), the same
-# program with the variables alone and under the launcher (the same report:
-# cuda_programs/same_report.py), and what the injection path costs the CUDA
+# program with the variables alone and under the launcher, with --load kokkos
+# and with its default (both ways; the same report:
+# cuda_programs/same_report.py; the two runs both ways within
+# INJECTION_TIMEOUT, 60 s), and what the injection path costs the CUDA
 # seed's back-to-back launches (--burst) beside what the Kokkos Tools path
 # costs event_overhead's (INJECTION_COST_ROUNDS, INJECTION_COST_LAUNCHES;
 # printed, not judged). Needs python3
@@ -349,7 +351,7 @@ for step in "$@"; do
       # A Kokkos CUDA program started both ways (Kokkos Tools and CUDA
       # injection): the tool loads once, one report.
       if [[ -x "$B/addscope-test-slow-read" ]]; then
-        "$W" -v --json "$D/both.json" -- "$B/addscope-test-slow-read" >"$D/both.out" 2>"$D/both.err"; r=$?
+        timeout "${INJECTION_TIMEOUT:-60}" "$W" -v --json "$D/both.json" -- "$B/addscope-test-slow-read" >"$D/both.out" 2>"$D/both.err"; r=$?
         loaded="$(grep -c 'addscope waits: loaded into PID' "$D/both.err")"
         reports="$(grep -c '^  kernels by ' "$D/both.err")"
         started="$(grep -c 'addscope-waits: the tool started in 1 process:' "$D/both.err")"
@@ -374,6 +376,17 @@ for step in "$@"; do
         cat "$D/same_report.check"
         [[ $r1 -eq 0 && $r2 -eq 0 ]] || echo "SUMMARY same_report  exit $r1 with the variables, $r2 under the launcher  FAIL" | tee -a "$D/same_report.check"
         [[ $r1 -eq 0 && $r2 -eq 0 && $r3 -eq 0 ]] || rc=1
+        # ... and under the launcher's default (both ways: on Kokkos 3.x CUDA
+        # injection comes first, the front door differs), bounded in time
+        # (a Kokkos 3.4 program hung there once: the tool asked the CUDA
+        # runtime its version inside cuInit).
+        timeout "${INJECTION_TIMEOUT:-60}" "$W" --json "$D/launcher_default.json" -- "$B/addscope-test-slow-read" \
+          >"$D/launcher_default.out" 2>"$D/launcher_default.err"; r2=$?
+        python3 "$C/same_report.py" "$D/vars.json" "$D/launcher_default.json" --any-front-door \
+          --label same_report_default >"$D/same_report_default.check" 2>&1; r3=$?
+        cat "$D/same_report_default.check"
+        [[ $r2 -eq 0 ]] || echo "SUMMARY same_report_default  exit $r2 under the launcher's default (124: timed out)  FAIL" | tee -a "$D/same_report_default.check"
+        [[ $r2 -eq 0 && $r3 -eq 0 ]] || rc=1
       fi
       # What the injection path costs a CUDA program's back-to-back launches,
       # beside what the Kokkos Tools path costs a Kokkos program's (issue 24):

@@ -4,7 +4,8 @@ same story: the program run with the variables that load the tool alone
 (KOKKOS_PROFILE_LIBRARY / KOKKOS_TOOLS_LIBS) and under the launcher
 (addscope-waits; cmake/cuda-run.sh step `injection`, issue 24):
 
-  same_report.py A.json B.json [--rel R] [--abs S]
+  same_report.py A.json B.json [--rel R] [--abs S] [--any-front-door]
+                 [--label NAME]
   same_report.py --self-test
 
 The same: mode and front door; every kernel's name, calls and launches; the
@@ -12,6 +13,10 @@ number of hidden waits; the longest wait's call, class and the kernel it
 waited for; the hidden and explicit totals within R (default 0.15) of each
 other or S seconds (default 0.005) — two runs of a program, not one (how
 many short explicit waits there are may differ between runs).
+--any-front-door: the front door may differ (the launcher's default loads
+the tool both ways; a Kokkos 3.x program initializes CUDA before its tools,
+so CUDA injection comes first there). --label NAME: the SUMMARY line's name
+(default same_report).
 Prints one line per difference and a SUMMARY line; exits 0 when none, 1
 when one, 2 on a usage error.
 """
@@ -38,10 +43,12 @@ def story(j):
     }
 
 
-def compare(a, b, rel=0.15, abs_s=0.005):
+def compare(a, b, rel=0.15, abs_s=0.005, any_front_door=False):
     diffs = []
     sa, sb = story(a), story(b)
     for key in sa:
+        if any_front_door and key == "front door":
+            continue
         if sa[key] != sb[key]:
             diffs.append(f"{key}: {sa[key]!r} against {sb[key]!r}")
     for key in ("hidden_s", "explicit_s"):
@@ -101,6 +108,12 @@ def self_test():
                kernel="user::fill"), "longest wait")
     broken("the mode", lambda b: b.update(mode="kokkos-only"), "mode")
     broken("no totals", lambda b: b.pop("totals"), "totals.hidden_s")
+    b = copy.deepcopy(base)
+    b["front_door"] = "cuda-injection"
+    if not any("front door" in x for x in compare(base, b)):
+        failed.append("another front door: not caught")
+    if compare(base, b, any_front_door=True):
+        failed.append("--any-front-door: still compared the front door")
     broken("another wait the longest",
            lambda b: b["waits"][0].update(wait_s=0.9), "longest wait")
     for f in failed:
@@ -114,9 +127,20 @@ def main(argv):
         return self_test()
     args = argv[1:]
     rel, abs_s, files = 0.15, 0.005, []
+    any_front_door, label = False, "same_report"
     i = 0
     while i < len(args):
-        if args[i] in ("--rel", "--abs") and i + 1 < len(args):
+        if args[i] == "--any-front-door":
+            any_front_door = True
+            i += 1
+        elif args[i] == "--label" and i + 1 < len(args):
+            label = args[i + 1]
+            if not label.replace("_", "").isalnum():
+                print(f"same_report.py: --label = '{label}' is invalid; "
+                      "allowed: letters, digits and _", file=sys.stderr)
+                return 2
+            i += 2
+        elif args[i] in ("--rel", "--abs") and i + 1 < len(args):
             try:
                 v = float(args[i + 1])
             except ValueError:
@@ -141,13 +165,13 @@ def main(argv):
                 js.append(json.load(fh))
         except (OSError, ValueError) as e:
             print(f"FAIL: {f}: {e}")
-            print("SUMMARY same_report  FAIL")
+            print(f"SUMMARY {label}  FAIL")
             return 1
-    diffs = compare(js[0], js[1], rel, abs_s)
+    diffs = compare(js[0], js[1], rel, abs_s, any_front_door)
     for d in diffs:
         print("FAIL: " + d)
     s = story(js[0])
-    print(f"SUMMARY same_report  {s['hidden waits']} hidden waits, longest "
+    print(f"SUMMARY {label}  {s['hidden waits']} hidden waits, longest "
           f"{s['longest wait'][0]!r} for {s['longest wait'][2]!r}  "
           f"{'FAIL' if diffs else 'PASS'}")
     return 1 if diffs else 0

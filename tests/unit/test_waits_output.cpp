@@ -1,11 +1,15 @@
 // What the waits tool writes: readable kernel names, the Chrome trace's
 // structure (every flow binds to slices), CUPTI kernel records decoded,
 // output paths.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <link.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -288,6 +292,65 @@ TEST(WaitsCupti, LibraryCandidates) {
   EXPECT_EQ(c[0], "/opt/x/libcupti.so.99");
   EXPECT_EQ(c[1], "libcupti.so.11.8");
   EXPECT_EQ(c[2], "libcupti.so.11");
+}
+
+// CUDA injection names the runtime by its file (no runtime call inside
+// cuInit): Kokkos 3.4's libcudart.so.11.0 finds Debian's libcupti.so.11.8
+// before any other major's.
+TEST(WaitsCupti, RuntimeVersionFromItsFileName) {
+  using addscope::Impl::cuda_runtime_version_from_name;
+  EXPECT_EQ(cuda_runtime_version_from_name("libcudart.so.11.0"), 11000);
+  EXPECT_EQ(cuda_runtime_version_from_name(
+                "/usr/lib/x86_64-linux-gnu/libcudart.so.11.8.89"),
+            11080);
+  EXPECT_EQ(cuda_runtime_version_from_name("/x/y/libcudart.so.13"), 13000);
+  EXPECT_EQ(cuda_runtime_version_from_name("libcudart.so.12.6.77"), 12060);
+  EXPECT_EQ(cuda_runtime_version_from_name("libcudart.so"), 0);
+  EXPECT_EQ(cuda_runtime_version_from_name("libcudart.so.x"), 0);
+  EXPECT_EQ(cuda_runtime_version_from_name("/a/libcudart.so.11.0/libfoo.so"),
+            0);
+  EXPECT_EQ(cuda_runtime_version_from_name("libcudart_static.a"), 0);
+  EXPECT_EQ(cuda_runtime_version_from_name(nullptr), 0);
+  const auto c = addscope::Impl::cupti_library_candidates(11000);
+  ASSERT_GE(c.size(), 4u);
+  EXPECT_EQ(c[0], "libcupti.so.11.0");
+  EXPECT_EQ(c[1], "libcupti.so.11");
+  EXPECT_EQ(c[2], "libcupti.so.11.8");
+  EXPECT_EQ(c[3], "libcupti.so");
+  EXPECT_EQ(std::count(c.begin(), c.end(), "libcupti.so.11.8"), 1);
+  const auto d = addscope::Impl::cupti_library_candidates(13000);
+  ASSERT_GE(d.size(), 3u);
+  EXPECT_EQ(d[0], "libcupti.so.13.0");
+  EXPECT_EQ(d[1], "libcupti.so.13");
+  EXPECT_EQ(d[2], "libcupti.so");
+  EXPECT_EQ(std::count(d.begin(), d.end(), "libcupti.so.13"), 1);
+}
+
+// CUDA injection (inside cuInit) learns the runtime's version from its file
+// only; Kokkos Tools (outside it) asks the runtime. A Kokkos 3.4 program
+// started both ways hung on the H200 when the tool asked inside cuInit.
+TEST(WaitsCupti, RuntimeVersionWithoutAskingTheRuntime) {
+  bool loaded = false;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        if (info->dlpi_name && std::strstr(info->dlpi_name, "libcudart.so."))
+          *static_cast<bool*>(data) = true;
+        return 0;
+      },
+      &loaded);
+  if (loaded) GTEST_SKIP() << "a CUDA runtime is loaded in this process";
+  EXPECT_EQ(addscope::Impl::cuda_runtime_version(false), 0);
+  EXPECT_EQ(addscope::Impl::cuda_runtime_version(true), 0);
+  void* lib = dlopen(ADDSCOPE_FAKE_CUDART, RTLD_NOW | RTLD_GLOBAL);
+  ASSERT_NE(lib, nullptr) << dlerror();
+  auto asked =
+      reinterpret_cast<int (*)()>(dlsym(lib, "addscope_fake_cudart_asked"));
+  ASSERT_NE(asked, nullptr);
+  EXPECT_EQ(addscope::Impl::cuda_runtime_version(false), 11000);
+  EXPECT_EQ(asked(), 0) << "asked the runtime inside cuInit";
+  EXPECT_EQ(addscope::Impl::cuda_runtime_version(true), 11080);
+  EXPECT_EQ(asked(), 1);
+  // (kept loaded: unloading would leave dlsym's answer to chance)
 }
 
 TEST(WaitsOutput, PathPlaceholders) {

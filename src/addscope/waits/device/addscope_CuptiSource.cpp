@@ -1,7 +1,10 @@
 #include "addscope/waits/device/addscope_CuptiSource.hpp"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -204,19 +207,10 @@ bool find(void* lib, const char* name, F& f) {
   return f != nullptr;
 }
 
-int cuda_runtime_version() {
-  // The program's CUDA runtime, if it is a shared library (it is for Kokkos'
-  // default build); 0 when unknown.
-  using Fn = int (*)(int*);
-  auto fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion"));
-  int v = 0;
-  if (fn && fn(&v) == 0) return v;
-  return 0;
-}
-
-bool load(Api& a, std::string* why) {
+bool load(Api& a, bool ask_runtime, std::string* why) {
   std::string tried;
-  for (const auto& p : cupti_library_candidates(cuda_runtime_version())) {
+  for (const auto& p :
+       cupti_library_candidates(cuda_runtime_version(ask_runtime))) {
     a.lib = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (a.lib) {
       a.path = p;
@@ -327,7 +321,7 @@ class CuptiSource final : public DeviceSource {
     if (running_) return true;
     if (!loaded_) {
       std::string why;
-      if (!load(api_, &why)) {
+      if (!load(api_, !any_program_, &why)) {
         desc_ = "CUPTI not loaded: " + why;
         return false;
       }
@@ -858,20 +852,78 @@ bool decode_copy_record(const void* record, std::int64_t offset_ns,
   return true;
 }
 
+// The program's CUDA runtime, if it is a shared library (it is for Kokkos'
+// default build); 0 when unknown. `ask`: by cudaRuntimeGetVersion; else only
+// by the name of the libcudart loaded — CUDA injection runs inside the
+// program's cuInit, where the runtime may hold its own initialization lock:
+// a Kokkos 3.4 program (libcudart.so.11.0) started both ways hung there for
+// good on the H200 (2026-12-01).
+int cuda_runtime_version(bool ask) {
+  if (ask) {
+    using Fn = int (*)(int*);
+    auto fn =
+        reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion"));
+    int v = 0;
+    if (fn && fn(&v) == 0) return v;
+  }
+  int v = 0;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        if (!info->dlpi_name || !*info->dlpi_name) return 0;
+        const char* n = info->dlpi_name;
+        const char* b = std::strrchr(n, '/');
+        if (std::strncmp(b ? b + 1 : n, "libcudart.so.", 13) != 0) return 0;
+        char full[PATH_MAX];
+        int r = cuda_runtime_version_from_name(n);
+        if (realpath(n, full))
+          r = std::max(r, cuda_runtime_version_from_name(full));
+        *static_cast<int*>(data) = r;
+        return r > 0;
+      },
+      &v);
+  return v;
+}
+
+int cuda_runtime_version_from_name(const char* path) {
+  if (!path) return 0;
+  const char* b = std::strrchr(path, '/');
+  b = b ? b + 1 : path;
+  static const char kPrefix[] = "libcudart.so.";
+  if (std::strncmp(b, kPrefix, sizeof kPrefix - 1) != 0) return 0;
+  const char* d = b + sizeof kPrefix - 1;
+  char* end = nullptr;
+  const long major = std::strtol(d, &end, 10);
+  if (end == d || major <= 0 || major > 99) return 0;
+  long minor = 0;
+  if (*end == '.') {
+    const char* m = end + 1;
+    minor = std::strtol(m, &end, 10);
+    if (end == m || minor < 0 || minor > 99) minor = 0;
+  }
+  return int(major * 1000 + minor * 10);
+}
+
 std::vector<std::string> cupti_library_candidates(int runtime_version) {
   std::vector<std::string> c;
   if (const char* env = std::getenv("ADDSCOPE_CUPTI_LIB"))
     if (*env) c.push_back(env);
+  std::vector<std::string> generic = {"libcupti.so", "libcupti.so.13",
+                                      "libcupti.so.12", "libcupti.so.11.8"};
   if (runtime_version > 0) {
     const int major = runtime_version / 1000;
     const int minor = (runtime_version % 1000) / 10;
-    c.push_back("libcupti.so." + std::to_string(major) + "." +
-                std::to_string(minor));
-    c.push_back("libcupti.so." + std::to_string(major));
+    const std::string m = "libcupti.so." + std::to_string(major);
+    c.push_back(m + "." + std::to_string(minor));
+    c.push_back(m);
+    // The generic names of that major first (libcudart.so.11.0 names no
+    // minor: Debian's CUPTI is libcupti.so.11.8).
+    std::stable_partition(generic.begin(), generic.end(),
+                          [&](const std::string& g) {
+                            return g.compare(0, m.size() + 1, m + ".") == 0;
+                          });
   }
-  for (const char* s :
-       {"libcupti.so", "libcupti.so.13", "libcupti.so.12", "libcupti.so.11.8"})
-    c.push_back(s);
+  for (const auto& s : generic)
+    if (std::find(c.begin(), c.end(), s) == c.end()) c.push_back(s);
   for (const char* d : {"/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
                         "/usr/local/cuda/lib64/libcupti.so",
                         "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so"})
