@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -551,6 +552,56 @@ TEST(WaitsAnalyzer, TheAnalyzerFlushesOnlyWhenNothingRunsSinceABlockingCall) {
   settle();
   EXPECT_EQ(flushes.load(), 1) << "a finished blocking call explained by "
                                   "that many flushes (0: never)";
+  t.finish();
+}
+
+// ADDSCOPE_WAITS_FLUSH_EVERY=0 (device_flush_every_s infinite): a blocking
+// call's wait never asks CUPTI on a timer; records held near their cap
+// still do, once per 20 ms of the clock (the manual clock stands still: once).
+TEST(WaitsAnalyzer, NoFlushTimerStillFlushesNearTheCapOnly) {
+  std::atomic<int> flushes{0};
+  auto* src = new FakeSource;
+  src->by_call = false;
+  src->flushes = &flushes;
+  auto clock = std::make_shared<addscope::ManualWaitsClock>();
+  addscope::TrackerOptions o = with_source(clock, src);
+  o.device_flush_every_s = std::numeric_limits<double>::infinity();
+  o.tracker_limits.pending_records = 64;  // near the cap: more than 32 held
+  addscope::SyncTracker t(o);
+  ASSERT_TRUE(t.start_device_tracing());
+  t.start_background();
+  auto settle = [] {  // the analyzer's thread ticks every 5 ms
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  };
+  std::uint32_t corr = 0;
+  auto launch = [&](double at) {
+    clock->set(at);
+    const auto k = t.kernel_begin("user::k", cuda());
+    t.on_launch(++corr);
+    t.kernel_end(k);
+  };
+  // 1. A few kernels, then a synchronize with nothing after it: the reason
+  //    to flush of the test above, but no timer.
+  for (int i = 0; i < 4; ++i) launch(0.001 + i * 1e-5);
+  addscope::Impl::BlockingBegin b;
+  b.api = SyncApi::DeviceSynchronize;
+  clock->set(0.002);
+  t.on_blocking_begin(b);
+  clock->set(0.003);
+  t.on_blocking_end();
+  clock->set(1.0);
+  settle();
+  EXPECT_EQ(flushes.load(), 0) << "flushed on a timer that was turned off";
+  // 2. Launches whose records never come, past half the cap held.
+  for (int i = 0; i < 40; ++i) launch(1.0 + i * 1e-5);
+  clock->set(1.5);
+  const auto give_up =
+      std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (flushes.load() == 0 && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  settle();
+  EXPECT_EQ(flushes.load(), 1)
+      << "records held near the cap asked for that many times (0: never)";
   t.finish();
 }
 

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <ostream>
 #include <thread>
 
@@ -19,6 +20,7 @@
 #include "addscope/waits/attribution/addscope_KernelName.hpp"
 #include "addscope/waits/device/addscope_CudaDevices.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
+#include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "addscope/waits/record/addscope_LogRegistry.hpp"
 
@@ -111,6 +113,19 @@ SyncTracker& SyncTracker::global() {
                                           : Impl::CuptiMode::FullByCall;
       o.make_device_source = [m] { return Impl::make_cupti_source(m); };
       o.query_devices = [] { return Impl::query_cuda_devices(); };
+    }
+    // How often a blocking call's wait for the device's records may ask
+    // CUPTI for them (a flush), a duration; 0: never on a timer (only
+    // near the cap on records held, and at the end).
+    if (const char* fe = std::getenv("ADDSCOPE_WAITS_FLUSH_EVERY"); fe && *fe) {
+      double s = 0;
+      if (parse_duration(fe, &s) && s >= 0 && s <= 3600)
+        o.device_flush_every_s =
+            s == 0 ? std::numeric_limits<double>::infinity() : s;
+      else
+        std::cerr << "addscope waits: ADDSCOPE_WAITS_FLUSH_EVERY='" << fe
+                  << "' is invalid; allowed: a duration from 0 to 3600 s "
+                     "(20ms, 0.5s; 0: never on a timer); using 20ms\n";
     }
     o.background = true;
     return new SyncTracker(std::move(o));

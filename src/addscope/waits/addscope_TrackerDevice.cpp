@@ -15,6 +15,13 @@ namespace addscope {
 using Impl::no_names;
 using Impl::record;
 
+namespace {
+// How often records held near their cap ask the device source for more
+// (the analyzer's tick is 5 ms: a flush per tick would hold the program's
+// launches behind running kernels, as CUPTI's flush waits for them).
+constexpr double kHeldFlushEvery_s = 0.02;
+}  // namespace
+
 // ---- the device source
 // -----------------------------------------------------------
 
@@ -259,26 +266,31 @@ void SyncTracker::tick() {
   double t0 = 0;
   if (src && src->kernel_records()) {
     t0 = p.now();
-    if (t0 - p.last_device_flush >= p.opt.device_flush_every_s) {
-      bool waiting = false;
-      {
-        // The events up to now first: a launch just made means a kernel
-        // may be running, and CUPTI's flush would wait for it.
-        std::lock_guard<std::mutex> g(p.analyzer.mutex());
-        p.analyzer.drain_locked(src, false);
-        waiting = p.analyzer.replay().needs_device_flush();
-      }
-      if (waiting) {
-        t0 = p.now();
-        const std::int64_t f0 = Impl::steady_ns();
-        src->flush();
-        const std::int64_t f = Impl::steady_ns() - f0;
-        ++st.flushes;
-        st.flush_ns += f;
-        st.flush_max_ns = std::max(st.flush_max_ns, f);
-        p.last_device_flush = t0;
-        flushed = true;
-      }
+    // A blocking call's wait asks at most every device_flush_every_s (the
+    // user's, ADDSCOPE_WAITS_FLUSH_EVERY); records held near their cap
+    // every kHeldFlushEvery_s whatever that is.
+    const double since = t0 - p.last_device_flush;
+    bool waiting = false;
+    {
+      // The events up to now first: a launch just made means a kernel may
+      // be running, and CUPTI's flush would wait for it.
+      std::lock_guard<std::mutex> g(p.analyzer.mutex());
+      p.analyzer.drain_locked(src, false);
+      const Impl::Replay& r = p.analyzer.replay();
+      waiting = (since >= p.opt.device_flush_every_s &&
+                 r.blocking_waits_for_device()) ||
+                (since >= kHeldFlushEvery_s && r.device_records_near_cap());
+    }
+    if (waiting) {
+      t0 = p.now();
+      const std::int64_t f0 = Impl::steady_ns();
+      src->flush();
+      const std::int64_t f = Impl::steady_ns() - f0;
+      ++st.flushes;
+      st.flush_ns += f;
+      st.flush_max_ns = std::max(st.flush_max_ns, f);
+      p.last_device_flush = t0;
+      flushed = true;
     }
   }
   const std::int64_t d0 = Impl::steady_ns();

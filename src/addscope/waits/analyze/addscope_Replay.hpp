@@ -118,8 +118,16 @@ class Replay {
   /// program, whose kernels are short: the records held stay few).
   static constexpr std::size_t kFlushHeld = 4096;
   bool needs_device_flush() const {
-    return (!blockings_.empty() && last_launch_s_ < last_blocking_end_s_) ||
-           pending_total() > std::min(kFlushHeld, lim_.pending_records / 2);
+    return blocking_waits_for_device() || device_records_near_cap();
+  }
+  /// The first reason: a blocking call ended with nothing launched since
+  /// (asked for at most every TrackerOptions::device_flush_every_s).
+  bool blocking_waits_for_device() const {
+    return !blockings_.empty() && last_launch_s_ < last_blocking_end_s_;
+  }
+  /// The second: the records held near their cap (asked for at once).
+  bool device_records_near_cap() const {
+    return pending_total() > std::min(kFlushHeld, lim_.pending_records / 2);
   }
 
   // ---- results
