@@ -855,9 +855,10 @@ bool decode_copy_record(const void* record, std::int64_t offset_ns,
 // The program's CUDA runtime, if it is a shared library (it is for Kokkos'
 // default build); 0 when unknown. `ask`: by cudaRuntimeGetVersion; else only
 // by the name of the libcudart loaded — CUDA injection runs inside the
-// program's cuInit, where the runtime may hold its own initialization lock:
-// a Kokkos 3.4 program (libcudart.so.11.0) started both ways hung there for
-// good on the H200 (2026-12-01).
+// program's cuInit, where the runtime may hold its own initialization lock
+// (a Kokkos 3.4 program, libcudart.so.11.0, started both ways hung for good
+// on the H200 on 2026-12-01 before CUPTI had started; this was the tool's
+// one call into the runtime on the way).
 int cuda_runtime_version(bool ask) {
   if (ask) {
     using Fn = int (*)(int*);
