@@ -9,7 +9,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -483,6 +485,53 @@ TEST(WaitsAnalyzer, ARunWhoseDeviceRanNothingIsAHostRun) {
   }
 }
 
+namespace {
+// A tracker with a fake device source that counts its flushes, its
+// analyzer on a thread of its own, on a manual clock.
+struct FlushCounting {
+  std::atomic<int> flushes{0};
+  std::shared_ptr<addscope::ManualWaitsClock> clock =
+      std::make_shared<addscope::ManualWaitsClock>();
+  std::unique_ptr<addscope::SyncTracker> tracker;
+  std::uint32_t corr = 0;
+  explicit FlushCounting(
+      const std::function<void(addscope::TrackerOptions&)>& adjust = {}) {
+    auto* src = new FakeSource;
+    src->by_call = false;
+    src->flushes = &flushes;
+    addscope::TrackerOptions o = with_source(clock, src);
+    if (adjust) adjust(o);
+    tracker = std::make_unique<addscope::SyncTracker>(o);
+    EXPECT_TRUE(tracker->start_device_tracing());
+    tracker->start_background();
+  }
+  void launch(double at) {
+    clock->set(at);
+    const auto k = tracker->kernel_begin("user::long", cuda());
+    tracker->on_launch(++corr);
+    tracker->kernel_end(k);
+  }
+  void synchronize(double begin_s, double end_s) {
+    addscope::Impl::BlockingBegin b;
+    b.api = SyncApi::DeviceSynchronize;
+    clock->set(begin_s);
+    tracker->on_blocking_begin(b);
+    clock->set(end_s);
+    tracker->on_blocking_end();
+  }
+  static void settle() {  // the analyzer's thread ticks every 5 ms
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  void wait_for_a_flush_then_settle() {
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (flushes.load() == 0 && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    settle();
+  }
+};
+}  // namespace
+
 // The analyzer's thread asks the device source for its records only when a
 // blocking call waits to be explained and nothing was launched since it
 // ended — never merely because kernels are in flight: CUPTI's flush waits
@@ -492,66 +541,36 @@ TEST(WaitsAnalyzer, ARunWhoseDeviceRanNothingIsAHostRun) {
 // the spin's launch). The analyzer thread runs on the real clock; the
 // events carry a manual one (its flush period is 20 ms of it).
 TEST(WaitsAnalyzer, TheAnalyzerFlushesOnlyWhenNothingRunsSinceABlockingCall) {
-  std::atomic<int> flushes{0};
-  auto* src = new FakeSource;
-  src->by_call = false;
-  src->flushes = &flushes;
-  auto clock = std::make_shared<addscope::ManualWaitsClock>();
-  addscope::SyncTracker t(with_source(clock, src));
-  ASSERT_TRUE(t.start_device_tracing());
-  t.start_background();
-  auto settle = [] {  // the analyzer's thread ticks every 5 ms
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  };
-  addscope::Impl::BlockingBegin b;
-  b.api = SyncApi::DeviceSynchronize;
-  std::uint32_t corr = 0;
-  auto launch = [&](double at) {
-    clock->set(at);
-    const auto k = t.kernel_begin("user::long", cuda());
-    t.on_launch(++corr);
-    t.kernel_end(k);
-  };
+  FlushCounting f;
+  auto& t = *f.tracker;
   // 1. Kernels launched, none delivered: no flush.
-  for (int i = 0; i < 10; ++i) launch(0.001 + i * 1e-5);
+  for (int i = 0; i < 10; ++i) f.launch(0.001 + i * 1e-5);
   // 2. A synchronize, then a launch at once (written before the flush
   //    period of the manual clock has passed: no tick can flush between).
-  clock->set(0.0012);
-  t.on_blocking_begin(b);
-  clock->set(0.0013);
-  t.on_blocking_end();
-  launch(0.0014);
+  f.synchronize(0.0012, 0.0013);
+  f.launch(0.0014);
   // ... and again with a launch slow enough to count as a blocking call of
   // its own (PyTorch's spin launch after torch.cuda.synchronize(): 36 us).
-  clock->set(0.0015);
-  t.on_blocking_begin(b);
-  clock->set(0.0016);
-  t.on_blocking_end();
-  clock->set(0.0017);
+  f.synchronize(0.0015, 0.0016);
+  f.clock->set(0.0017);
   const auto slow = t.kernel_begin("user::spin", cuda());
-  t.on_launch(++corr);
-  t.on_slow_launch(0.00171, 0.0018, corr);
-  clock->set(0.0018);
+  t.on_launch(++f.corr);
+  t.on_slow_launch(0.00171, 0.0018, f.corr);
+  f.clock->set(0.0018);
   t.kernel_end(slow);
-  clock->set(1.0);
-  settle();
-  EXPECT_EQ(flushes.load(), 0)
+  f.clock->set(1.0);
+  f.settle();
+  EXPECT_EQ(f.flushes.load(), 0)
       << "flushed while the kernel launched after the synchronize may run";
   // 3. A synchronize with nothing after it: its kernels' records are asked.
-  t.on_blocking_begin(b);
-  clock->set(1.0001);
-  t.on_blocking_end();
-  clock->set(1.5);
-  const auto give_up =
-      std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (flushes.load() == 0 && std::chrono::steady_clock::now() < give_up)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  f.synchronize(1.0, 1.0001);
+  f.clock->set(1.5);
   // Once: the manual clock stands still at 1.5 from here, so the flush
   // period (20 ms of it) never passes again, however often the analyzer
   // ticks meanwhile.
-  settle();
-  EXPECT_EQ(flushes.load(), 1) << "a finished blocking call explained by "
-                                  "that many flushes (0: never)";
+  f.wait_for_a_flush_then_settle();
+  EXPECT_EQ(f.flushes.load(), 1) << "a finished blocking call explained by "
+                                    "that many flushes (0: never)";
   t.finish();
 }
 
@@ -559,50 +578,24 @@ TEST(WaitsAnalyzer, TheAnalyzerFlushesOnlyWhenNothingRunsSinceABlockingCall) {
 // call's wait never asks CUPTI on a timer; records held near their cap
 // still do, once per 20 ms of the clock (the manual clock stands still: once).
 TEST(WaitsAnalyzer, NoFlushTimerStillFlushesNearTheCapOnly) {
-  std::atomic<int> flushes{0};
-  auto* src = new FakeSource;
-  src->by_call = false;
-  src->flushes = &flushes;
-  auto clock = std::make_shared<addscope::ManualWaitsClock>();
-  addscope::TrackerOptions o = with_source(clock, src);
-  o.device_flush_every_s = std::numeric_limits<double>::infinity();
-  o.tracker_limits.pending_records = 64;  // near the cap: more than 32 held
-  addscope::SyncTracker t(o);
-  ASSERT_TRUE(t.start_device_tracing());
-  t.start_background();
-  auto settle = [] {  // the analyzer's thread ticks every 5 ms
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  };
-  std::uint32_t corr = 0;
-  auto launch = [&](double at) {
-    clock->set(at);
-    const auto k = t.kernel_begin("user::k", cuda());
-    t.on_launch(++corr);
-    t.kernel_end(k);
-  };
+  FlushCounting f([](addscope::TrackerOptions& o) {
+    o.device_flush_every_s = std::numeric_limits<double>::infinity();
+    o.tracker_limits.pending_records = 64;  // near the cap: more than 32 held
+  });
   // 1. A few kernels, then a synchronize with nothing after it: the reason
   //    to flush of the test above, but no timer.
-  for (int i = 0; i < 4; ++i) launch(0.001 + i * 1e-5);
-  addscope::Impl::BlockingBegin b;
-  b.api = SyncApi::DeviceSynchronize;
-  clock->set(0.002);
-  t.on_blocking_begin(b);
-  clock->set(0.003);
-  t.on_blocking_end();
-  clock->set(1.0);
-  settle();
-  EXPECT_EQ(flushes.load(), 0) << "flushed on a timer that was turned off";
+  for (int i = 0; i < 4; ++i) f.launch(0.001 + i * 1e-5);
+  f.synchronize(0.002, 0.003);
+  f.clock->set(1.0);
+  f.settle();
+  EXPECT_EQ(f.flushes.load(), 0) << "flushed on a timer that was turned off";
   // 2. Launches whose records never come, past half the cap held.
-  for (int i = 0; i < 40; ++i) launch(1.0 + i * 1e-5);
-  clock->set(1.5);
-  const auto give_up =
-      std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (flushes.load() == 0 && std::chrono::steady_clock::now() < give_up)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  settle();
-  EXPECT_EQ(flushes.load(), 1)
+  for (int i = 0; i < 40; ++i) f.launch(1.0 + i * 1e-5);
+  f.clock->set(1.5);
+  f.wait_for_a_flush_then_settle();
+  EXPECT_EQ(f.flushes.load(), 1)
       << "records held near the cap asked for that many times (0: never)";
-  t.finish();
+  f.tracker->finish();
 }
 
 // Through Kokkos Tools (not inside cuInit) the devices are asked at once.
