@@ -271,7 +271,7 @@ void SyncTracker::tick() {
     // every kHeldFlushEvery_s whatever that is.
     const double since = t0 - p.last_device_flush;
     bool waiting = false;
-    {
+    if (since >= std::min(p.opt.device_flush_every_s, kHeldFlushEvery_s)) {
       // The events up to now first: a launch just made means a kernel may
       // be running, and CUPTI's flush would wait for it.
       std::lock_guard<std::mutex> g(p.analyzer.mutex());

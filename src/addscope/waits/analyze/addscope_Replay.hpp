@@ -106,26 +106,21 @@ class Replay {
   /// arrived (counted).
   void enforce_cap(double now_s);
   std::size_t pending_total() const;
-  /// Whether the analyzer should ask the device source for its records
-  /// now: a blocking call has ended and waits for them to be explained, or
-  /// the records held near their cap. Not merely because kernels are in
-  /// flight: CUPTI's flush waits for a running kernel's record, and the
-  /// program's launches meanwhile wait for the flush (on the H200 a
-  /// PyTorch launch was held 444 ms behind a spin kernel by it).
-  /// So only when nothing was launched since the latest blocking call
-  /// ended (the device then has nothing of the program's running, as far
-  /// as the events read say), or when kFlushHeld records are held (a busy
-  /// program, whose kernels are short: the records held stay few).
+  /// The two reasons for the analyzer to ask the device source for its
+  /// records now (SyncTracker::tick() paces each): a blocking call has
+  /// ended and waits for them to be explained, or the records held are
+  /// near their cap. Not merely because kernels are in flight: CUPTI's
+  /// flush waits for a running kernel's record, and the program's launches
+  /// meanwhile wait for the flush (on the H200 a PyTorch launch was held
+  /// 444 ms behind a spin kernel by it).
+  /// So the first only when nothing was launched since the latest blocking
+  /// call ended (the device then has nothing of the program's running, as
+  /// far as the events read say); the second past kFlushHeld records held
+  /// (a busy program, whose kernels are short: the records held stay few).
   static constexpr std::size_t kFlushHeld = 4096;
-  bool needs_device_flush() const {
-    return blocking_waits_for_device() || device_records_near_cap();
-  }
-  /// The first reason: a blocking call ended with nothing launched since
-  /// (asked for at most every TrackerOptions::device_flush_every_s).
   bool blocking_waits_for_device() const {
     return !blockings_.empty() && last_launch_s_ < last_blocking_end_s_;
   }
-  /// The second: the records held near their cap (asked for at once).
   bool device_records_near_cap() const {
     return pending_total() > std::min(kFlushHeld, lim_.pending_records / 2);
   }
