@@ -378,8 +378,8 @@ for step in "$@"; do
         [[ $r1 -eq 0 && $r2 -eq 0 && $r3 -eq 0 ]] || rc=1
         # ... and under the launcher's default (both ways: on Kokkos 3.x CUDA
         # injection comes first, the front door differs), bounded in time
-        # (a Kokkos 3.4 program hung there once: the tool asked the CUDA
-        # runtime its version inside cuInit).
+        # (a Kokkos 3.4 program hung there with the tool of 71f5fc9, which
+        # asked the CUDA runtime its version inside cuInit; docs/waits-tool.md).
         timeout "${INJECTION_TIMEOUT:-60}" "$W" --json "$D/launcher_default.json" -- "$B/addscope-test-slow-read" \
           >"$D/launcher_default.out" 2>"$D/launcher_default.err"; r2=$?
         python3 "$C/same_report.py" "$D/vars.json" "$D/launcher_default.json" --any-front-door \
