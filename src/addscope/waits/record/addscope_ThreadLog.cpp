@@ -137,8 +137,15 @@ const EventRecord* ThreadLog::peek() {
       pool_.give(rd_);
       rd_ = n;
       rpos_ = 0;
+      rcount_ = 0;
     }
-    if (rpos_ >= rd_->count.load(std::memory_order_acquire)) return nullptr;
+    // The writer's count is read again only once the records it said are
+    // read: its cache line is written at every commit, and a read per
+    // record would pull it to the analyzer's core that often.
+    if (rpos_ >= rcount_) {
+      rcount_ = rd_->count.load(std::memory_order_acquire);
+      if (rpos_ >= rcount_) return nullptr;
+    }
     const EventRecord* r = &rd_->rec[rpos_];
     if (r->kind != EventKind::None) return r;
     ++rpos_;  // padding

@@ -37,7 +37,9 @@ constexpr std::uint32_t kChunkRecords = 1024;  // 64 KiB a chunk
 struct LogChunk {
   std::atomic<std::uint32_t> count{0};  ///< records committed
   std::atomic<LogChunk*> next{nullptr};
-  EventRecord rec[kChunkRecords];
+  /// A record a cache line (64 bytes), none beside the count the writer
+  /// stores at every commit.
+  alignas(64) EventRecord rec[kChunkRecords];
 };
 
 /// The chunks of every log of a tracker: recycled, capped.
@@ -128,26 +130,33 @@ class ThreadLog {
   }
   /// Slot -> the analyzer's name id (the analyzer's own table).
   std::vector<std::uint32_t>& slot_ids() { return slot_ids_; }
+
+ private:
+  bool next_chunk();
+  ChunkPool& pool_;
+  const std::uint32_t thread_;
+  // The writer's, on cache lines of their own: written at every event (and
+  // read by the analyzer once a drain), never beside what the analyzer
+  // writes at every record it reads.
+  alignas(64) std::atomic<std::uint32_t> busy_{0};
+  bool dropping_ = false;
+  std::uint32_t pos_ = 0;
+  LogChunk* cur_ = nullptr;
+  std::atomic<double> last_committed_t_{-1e300};
+  std::atomic<bool> retired_{false};
+  std::atomic<std::uint64_t> dropped_{0};
+  NameCache names_;
+  // The reader's.
+  alignas(64) LogChunk* rd_ = nullptr;
+  std::uint32_t rpos_ = 0;
+  std::uint32_t rcount_ = 0;  // rd_'s count when last read
+
+ public:
   /// The time of the last timed record the analyzer read.
   double last_t = 0;
 
  private:
-  bool next_chunk();
   std::string text_;  // pop_name_def()'s
-  ChunkPool& pool_;
-  const std::uint32_t thread_;
-  std::atomic<std::uint32_t> busy_{0};
-  std::atomic<bool> retired_{false};
-  std::atomic<std::uint64_t> dropped_{0};
-  std::atomic<double> last_committed_t_{-1e300};
-  // writer
-  LogChunk* cur_ = nullptr;
-  std::uint32_t pos_ = 0;
-  bool dropping_ = false;
-  NameCache names_;
-  // reader
-  LogChunk* rd_ = nullptr;
-  std::uint32_t rpos_ = 0;
   std::vector<std::uint32_t> slot_ids_;
 };
 
