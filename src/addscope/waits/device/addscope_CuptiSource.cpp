@@ -870,12 +870,10 @@ int cuda_runtime_version(bool ask) {
   int v = 0;
   dl_iterate_phdr(
       [](dl_phdr_info* info, std::size_t, void* data) -> int {
-        if (!info->dlpi_name || !*info->dlpi_name) return 0;
         const char* n = info->dlpi_name;
-        const char* b = std::strrchr(n, '/');
-        if (std::strncmp(b ? b + 1 : n, "libcudart.so.", 13) != 0) return 0;
-        char full[PATH_MAX];
         int r = cuda_runtime_version_from_name(n);
+        if (r == 0) return 0;  // no libcudart.so.X[.Y]
+        char full[PATH_MAX];
         if (realpath(n, full))
           r = std::max(r, cuda_runtime_version_from_name(full));
         *static_cast<int*>(data) = r;
