@@ -25,6 +25,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 B="${1:-$ROOT/build-cuda}"
 D="${2:-$ROOT/.device}"
 O="${OPENMP_BUILD_DIR:-$ROOT/build-openmp}"
+if [[ -n "${KT_LIB:-}" ]]; then
+  [[ -f "$KT_LIB" ]] || { echo "cuda-bundle: KT_LIB = '$KT_LIB' does not exist; allowed: the path of kokkos-tools' kp_kernel_timer.so" >&2; exit 2; }
+  # Kokkos runs on without a tool that fails to load (an undefined symbol:
+  # kp_kernel_timer.cpp built without kp_shared.cpp): refuse it here
+  why="$(python3 -c 'import ctypes, os, sys; ctypes.CDLL(sys.argv[1], mode=os.RTLD_NOW | os.RTLD_GLOBAL)' "$KT_LIB" 2>&1 | tail -1)" ||
+    { echo "cuda-bundle: KT_LIB = '$KT_LIB' does not load ($why); allowed: a kp_kernel_timer.so that loads (kp_kernel_timer.cpp with kp_shared.cpp)" >&2; exit 2; }
+fi
 rm -rf "$D"; mkdir -p "$D/bin" "$D/lib"
 # describe_build BUILD_DIR TO: TO/info.txt (what was built, from what), and
 # for a build against the bootstrap's CUDA 12/13 (its prefix's
@@ -100,10 +107,7 @@ done
 cp "$B/src/libaddscope_waits.so" "$B/tests/tools/libaddscope_null_tool.so" "$D/lib/"
 [[ -f "$B/tests/tools/libaddscope_count_tool.so" ]] && cp "$B/tests/tools/libaddscope_count_tool.so" "$D/lib/"
 [[ -f "$B/tests/perf/libaddscope_cupti_floor_tool.so" ]] && cp "$B/tests/perf/libaddscope_cupti_floor_tool.so" "$D/lib/"
-if [[ -n "${KT_LIB:-}" ]]; then
-  [[ -f "$KT_LIB" ]] || { echo "cuda-bundle: KT_LIB = '$KT_LIB' does not exist; allowed: the path of kokkos-tools' kp_kernel_timer.so" >&2; exit 2; }
-  cp "$KT_LIB" "$D/lib/kp_kernel_timer.so"
-fi
+[[ -n "${KT_LIB:-}" ]] && cp "$KT_LIB" "$D/lib/kp_kernel_timer.so"
 # The MPI pieces (a build with addscope_ENABLE_MPI): the waits tool's PMPI
 # wrappers, the slow-collective program and the ctest checks that run.sh mpi
 # uses (cmake -P). libmpi.so.40 does not travel: the GPU machine's Open MPI

@@ -208,6 +208,13 @@ run() {
   if [[ $rc -ne 0 ]]; then
     echo "waits_cost: FAILED (rc=$rc): ${lib:+tool $lib, }$*" >&2
     failures=$((failures + 1))
+  elif [[ -n "$lib" ]] && grep -q "Unable to load KokkosP library" <<<"$RUN_OUT"; then
+    # Kokkos (3.4 and 4.x) runs on without the tool when dlopen fails: the
+    # run measured no tool, so its numbers must not stand in the tool's row
+    echo "waits_cost: FAILED (the tool did not load: $(grep -m1 -o 'failed with .*' <<<"$RUN_OUT")): tool $lib, $*" >&2
+    echo "### the tool did not load: this run's numbers are dropped" >>"$LOG"
+    RUN_OUT=""
+    failures=$((failures + 1))
   fi
 }
 mkdir -p "$scratch/run"
@@ -269,7 +276,7 @@ declare -A V=()   # V[label,metric] = "v1 v2 ..."
 add() { [[ -n "$3" ]] && V["$1,$2"]+="$3 "; }
 have_floor=0
 [[ $HOST == 0 && $FLOOR == 1 && -x "$FLOOR_BIN" ]] && have_floor=1
-declare -A FTRUTH=() FSEEN=()
+declare -A FTRUTH=() FSEEN=() FNOTE=()
 FSETUPS=()
 echo "waits cost: $ROUNDS interleaved rounds, $NT tools$([[ $have_floor == 1 ]] && echo " + the CUPTI floor"), $layout ..." >&2
 for r in $(seq "$ROUNDS"); do
@@ -306,6 +313,9 @@ for r in $(seq "$ROUNDS"); do
       [[ "${FTRUTH[$s]:-yes}" == yes ]] && FTRUTH[$s]="$t"
     done < <(sed -n 's/^cupti_floor setup=\([^ ]*\) truth=\([a-z]*\) .*/\1 \2/p' <<<"$o")
     floor_info="$(grep '^cupti_floor: device' <<<"$o" | tail -1 | sed 's/^cupti_floor: //')"
+    while read -r s n; do
+      [[ -n "${FNOTE[$s]:-}" ]] || FNOTE[$s]="$n"
+    done < <(sed -n 's/^cupti_floor setup=\([^ ]*\) note: \(.*\)/\1 \2/p' <<<"$o")
   fi
   echo "  round $r of $ROUNDS done" >&2
 done
@@ -390,6 +400,9 @@ TXT="$scratch/waits_cost.txt"
     done
     echo
     echo "floor: tests/perf/cupti_floor.cpp, plain CUDA, no Kokkos: its columns are an empty kernel + cudaStreamSynchronize, a one-element cudaMemcpy D2H, back-to-back empty launches, a fenced add; its differences are to its own set-up none; ${floor_info:-}"
+    for s in "${FSETUPS[@]}"; do
+      [[ -n "${FNOTE[$s]:-}" ]] && echo "floor: set-up $s: ${FNOTE[$s]}"
+    done
   elif [[ $HOST == 0 && $FLOOR == 1 ]]; then
     echo
     echo "floor: no CUPTI floor program ($FLOOR_BIN; built when Kokkos has CUDA and CUPTI's headers are found)"
