@@ -29,7 +29,11 @@ enum class DeviceKind : std::uint8_t {
 };
 const char* device_kind_name(DeviceKind k);
 /// Are launches on this device asynchronous to the host?
-bool is_async(DeviceKind k);
+inline bool is_async(DeviceKind k) {
+  return k == DeviceKind::Cuda || k == DeviceKind::HIP ||
+         k == DeviceKind::SYCL || k == DeviceKind::OpenMPTarget ||
+         k == DeviceKind::OpenACC;
+}
 /// The device kind of a Kokkos memory space name ("Cuda", "CudaUVM",
 /// "CudaHostPinned", "HIP", "Host", ...): the device whose work a copy or an
 /// allocation there may wait for (Unknown for host spaces).

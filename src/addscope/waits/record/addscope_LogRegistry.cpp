@@ -27,11 +27,23 @@ std::uint32_t this_thread_index() {
   return idx;
 }
 
+// The hot path's look-up: the log this thread used last and its registry's
+// serial, plain (trivially initialized, no destructor) thread_locals of this
+// file, so a look-up costs neither a TLS wrapper call nor a guard; `exiting`
+// outlives ThreadLogs' destructor (plain storage lasts as long as the
+// thread).
+namespace {
+struct LastLog {
+  std::uint64_t serial = 0;  // (0 is no registry's)
+  ThreadLog* log = nullptr;
+  bool exiting = false;
+};
+thread_local LastLog t_last;  // one TLS access a look-up
+}  // namespace
+
 // A thread's logs, one per tracker it recorded for; retired when the thread
 // exits.
 struct ThreadLogs {
-  std::uint64_t last_serial = 0;
-  ThreadLog* last = nullptr;
   std::vector<std::pair<std::uint64_t, ThreadLog*>> all;
   bool exiting = false;
   ~ThreadLogs() {
@@ -39,8 +51,7 @@ struct ThreadLogs {
     // teardown, a later thread_local's destructor) records nothing: its
     // logs are retired, and the analyzer deletes them once read.
     exiting = true;
-    last_serial = 0;
-    last = nullptr;
+    t_last = LastLog{0, nullptr, true};
     std::lock_guard<std::mutex> g(registries_mutex());
     for (const auto& e : all) {
       auto it = registries().find(e.first);
@@ -73,16 +84,20 @@ LogRegistry::~LogRegistry() {
 }
 
 ThreadLog* LogRegistry::this_thread() {
+  LastLog& last = t_last;
+  if (last.serial == serial_) return last.log;
+  if (last.exiting) {
+    late_.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
+  }
   ThreadLogs& t = tls();
   if (t.exiting) {
     late_.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
-  if (t.last_serial == serial_) return t.last;
   for (const auto& e : t.all)
     if (e.first == serial_) {
-      t.last_serial = serial_;
-      t.last = e.second;
+      last = LastLog{serial_, e.second, false};
       return e.second;
     }
   auto* log = new ThreadLog(pool_, this_thread_index());
@@ -100,8 +115,7 @@ ThreadLog* LogRegistry::this_thread() {
     t.all.erase(t.all.begin());
   }
   t.all.emplace_back(serial_, log);
-  t.last_serial = serial_;
-  t.last = log;
+  last = LastLog{serial_, log, false};
   return log;
 }
 

@@ -30,9 +30,7 @@ std::uint64_t NameCache::hash(std::string_view s) {
 std::uint32_t NameCache::find(std::string_view s, bool* is_new) {
   *is_new = false;
   if (s.empty()) return 0;
-  const auto addr = reinterpret_cast<std::uintptr_t>(s.data());
-  ByAddress& a =
-      by_address_[((addr >> 3) * 0x9E3779B97F4A7C15ull) >> 53 & (kTable - 1)];
+  ByAddress& a = by_address_[address_index(s.data())];
   if (a.p == s.data() && a.len == s.size() && holds(a.slot, s)) return a.slot;
   const std::uint64_t h = hash(s);
   ByText& t = by_text_[h & (kTable - 1)];

@@ -27,6 +27,13 @@ class NameCache {
   /// The slot holding `s`. `*is_new`: the slot was (re)assigned to `s` and
   /// must be defined in the log before it is used.
   std::uint32_t find(std::string_view s, bool* is_new);
+  /// The hot path's look-up, inline: the slot of `s` when its address held
+  /// this text last and its slot still does, else 0 (then find()).
+  std::uint32_t hit(std::string_view s) const {
+    const ByAddress& a = by_address_[address_index(s.data())];
+    return a.p == s.data() && a.len == s.size() && holds(a.slot, s) ? a.slot
+                                                                    : 0;
+  }
   const std::string& text(std::uint32_t slot) const { return slots_[slot]; }
   /// Its definition could not be written: the next find() defines it again.
   void forget(std::uint32_t slot);
@@ -43,6 +50,10 @@ class NameCache {
     std::uint32_t slot = 0;
   };
   static std::uint64_t hash(std::string_view s);
+  static std::size_t address_index(const char* p) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    return ((addr >> 3) * 0x9E3779B97F4A7C15ull) >> 53 & (kTable - 1);
+  }
   bool holds(std::uint32_t slot, std::string_view s) const {
     const std::string& t = slots_[slot];
     return slot != 0 && t.size() == s.size() &&

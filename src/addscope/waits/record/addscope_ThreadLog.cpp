@@ -108,7 +108,7 @@ EventRecord* ThreadLog::reserve(std::uint32_t n) {
   return r;
 }
 
-std::uint32_t ThreadLog::name(std::string_view s) {
+std::uint32_t ThreadLog::name_slow(std::string_view s) {
   if (s.size() > kMaxName) s = s.substr(0, kMaxName);
   bool is_new = false;
   const std::uint32_t slot = names_.find(s, &is_new);

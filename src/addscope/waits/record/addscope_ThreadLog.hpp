@@ -96,7 +96,10 @@ class ThreadLog {
   void end() { busy_.store(0, std::memory_order_release); }
   /// The slot of name `s`, its definition appended first if it is new.
   /// Names longer than kMaxName bytes are cut there.
-  std::uint32_t name(std::string_view s);
+  std::uint32_t name(std::string_view s) {
+    if (const std::uint32_t slot = names_.hit(s)) return slot;
+    return name_slow(s);
+  }
   static constexpr std::size_t kMaxName = 16 * sizeof(EventRecord) * 8;
   /// Room for `n` consecutive records (zeroed) in one chunk, or null if
   /// they had to be dropped.
@@ -132,6 +135,7 @@ class ThreadLog {
   std::vector<std::uint32_t>& slot_ids() { return slot_ids_; }
 
  private:
+  std::uint32_t name_slow(std::string_view s);  // a miss by address
   bool next_chunk();
   ChunkPool& pool_;
   const std::uint32_t thread_;
