@@ -45,12 +45,10 @@ thread_local LastLog t_last;  // one TLS access a look-up
 // exits.
 struct ThreadLogs {
   std::vector<std::pair<std::uint64_t, ThreadLog*>> all;
-  bool exiting = false;
   ~ThreadLogs() {
     // Past this a call of this thread (a CUDA callback from the exit's
     // teardown, a later thread_local's destructor) records nothing: its
     // logs are retired, and the analyzer deletes them once read.
-    exiting = true;
     t_last = LastLog{0, nullptr, true};
     std::lock_guard<std::mutex> g(registries_mutex());
     for (const auto& e : all) {
@@ -91,10 +89,6 @@ ThreadLog* LogRegistry::this_thread() {
     return nullptr;
   }
   ThreadLogs& t = tls();
-  if (t.exiting) {
-    late_.fetch_add(1, std::memory_order_relaxed);
-    return nullptr;
-  }
   for (const auto& e : t.all)
     if (e.first == serial_) {
       last = LastLog{serial_, e.second, false};
