@@ -85,7 +85,7 @@ def compare(a, b, rel=0.15, abs_s=0.005, any_front_door=False, notes=None):
         # Kokkos' initialization that waited for the one before it)
         names = {k[0] for k in extra}
         for s, j in ((sa, a), (sb, b)):
-            n = hidden_for_only(j, names) if names else 0
+            n = hidden_for_only(j, names)
             if n and s["hidden waits"] is not None:
                 s["hidden waits"] -= n
                 if notes is not None:

@@ -30,8 +30,7 @@ std::uint64_t NameCache::hash(std::string_view s) {
 std::uint32_t NameCache::find(std::string_view s, bool* is_new) {
   *is_new = false;
   if (s.empty()) return 0;
-  ByAddress& a = by_address_[address_index(s.data())];
-  if (a.p == s.data() && a.len == s.size() && holds(a.slot, s)) return a.slot;
+  if (const std::uint32_t slot = hit(s)) return slot;
   const std::uint64_t h = hash(s);
   ByText& t = by_text_[h & (kTable - 1)];
   std::uint32_t slot = 0;
@@ -45,6 +44,7 @@ std::uint32_t NameCache::find(std::string_view s, bool* is_new) {
     t.slot = slot;
     *is_new = true;
   }
+  ByAddress& a = by_address_[address_index(s.data())];
   a.p = s.data();
   a.len = std::uint32_t(s.size());
   a.slot = slot;
