@@ -20,12 +20,17 @@ import tempfile
 def read_trace(path):
     """The Trace Event Format's array form, whose closing ']' may be
     missing (a program killed before the tool could close it: the tool
-    writes whole events, one per line)."""
+    writes whole events, one per line, but a write cut by SIGKILL can end
+    in the middle of the last one: that line is dropped)."""
     with open(path) as f:
         text = f.read().rstrip()
-    if not text.endswith("]"):
-        text = text.rstrip(",") + "\n]"
-    return json.loads(text)
+    if text.endswith("]"):
+        return json.loads(text)
+    try:
+        return json.loads(text.rstrip(",") + "\n]")
+    except ValueError:
+        head = text[:text.rfind("\n")].rstrip().rstrip(",")
+        return json.loads(head + "\n]")
 
 
 def main():
