@@ -9,8 +9,10 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "addscope/waits/device/addscope_CuptiCalls.hpp"
+#include "addscope/waits/device/addscope_StreamIdCache.hpp"
 
 using addscope::SyncApi;
 using addscope::Impl::ApiCall;
@@ -18,6 +20,7 @@ using addscope::Impl::ApiCallKind;
 using addscope::Impl::ApiCallNesting;
 using addscope::Impl::cupti_enabled_callbacks;
 using addscope::Impl::decode_cupti_call;
+using addscope::Impl::StreamIdCache;
 using addscope::Impl::StreamRef;
 namespace cupti = addscope::Impl::cupti;
 
@@ -659,4 +662,101 @@ TEST(WaitsCuptiCalls, NestingReportsTheOutermostCallOnly) {
   n.reset();
   EXPECT_EQ(n.depth(), 0);
   EXPECT_TRUE(n.enter());
+}
+
+// The stream ids a thread remembers (device/addscope_StreamIdCache): CUPTI
+// is asked once per context, stream and kind of handle in a generation, and
+// again after a stream or context was destroyed (a new generation).
+TEST(WaitsCuptiCalls, StreamIdsAreRememberedForOneGenerationOnly) {
+  StreamIdCache c;
+  int asked = 0;
+  std::uint32_t next_id = 100;
+  auto ask = [&](std::uint32_t* id) {
+    ++asked;
+    *id = next_id++;
+    return true;
+  };
+  void* ctx_a = handle(0x1000);
+  void* ctx_b = handle(0x2000);
+  std::uint32_t id = 0;
+  ASSERT_TRUE(c.get(ctx_a, handle(0x10), false, 7, &id, ask));
+  EXPECT_EQ(id, 100u);
+  EXPECT_EQ(asked, 1);
+  for (int i = 0; i < 5; ++i) {  // the same stream: remembered
+    id = 0;
+    ASSERT_TRUE(c.get(ctx_a, handle(0x10), false, 7, &id, ask));
+    EXPECT_EQ(id, 100u);
+  }
+  EXPECT_EQ(asked, 1);
+  // Another stream, the same handle in another context, the per-thread
+  // default stream: each its own.
+  ASSERT_TRUE(c.get(ctx_a, handle(0x20), false, 7, &id, ask));
+  EXPECT_EQ(id, 101u);
+  ASSERT_TRUE(c.get(ctx_b, handle(0x10), false, 7, &id, ask));
+  EXPECT_EQ(id, 102u);
+  ASSERT_TRUE(c.get(ctx_a, nullptr, true, 7, &id, ask));
+  EXPECT_EQ(id, 103u);
+  ASSERT_TRUE(c.get(ctx_a, handle(0x10), false, 7, &id, ask));
+  EXPECT_EQ(id, 100u);
+  EXPECT_EQ(asked, 4);
+  // A null handle (the legacy stream) is not the per-thread default stream.
+  ASSERT_TRUE(c.get(ctx_a, nullptr, false, 7, &id, ask));
+  EXPECT_EQ(id, 104u);
+  ASSERT_TRUE(c.get(ctx_a, nullptr, true, 7, &id, ask));
+  EXPECT_EQ(id, 103u);
+  EXPECT_EQ(asked, 5);
+  // A stream was destroyed (a new generation): the handle may now name
+  // another stream, so CUPTI is asked again.
+  ASSERT_TRUE(c.get(ctx_a, handle(0x10), false, 8, &id, ask));
+  EXPECT_EQ(id, 105u);
+  EXPECT_EQ(asked, 6);
+  ASSERT_TRUE(c.get(ctx_a, handle(0x20), false, 8, &id, ask));
+  EXPECT_EQ(id, 106u);
+  EXPECT_EQ(asked, 7);
+}
+
+TEST(WaitsCuptiCalls, StreamIdsCuptiCannotGiveAreNotRemembered) {
+  StreamIdCache c;
+  int asked = 0;
+  bool can = false;
+  auto ask = [&](std::uint32_t* id) {
+    ++asked;
+    *id = 42;
+    return can;
+  };
+  std::uint32_t id = 0;
+  EXPECT_FALSE(c.get(nullptr, handle(0x10), false, 1, &id, ask));
+  EXPECT_FALSE(c.get(nullptr, handle(0x10), false, 1, &id, ask));
+  EXPECT_EQ(asked, 2);
+  can = true;
+  EXPECT_TRUE(c.get(nullptr, handle(0x10), false, 1, &id, ask));
+  EXPECT_TRUE(c.get(nullptr, handle(0x10), false, 1, &id, ask));
+  EXPECT_EQ(id, 42u);
+  EXPECT_EQ(asked, 3);
+}
+
+TEST(WaitsCuptiCalls, StreamIdsBeyondTheEntriesReplaceTheOldest) {
+  StreamIdCache c;
+  std::vector<std::uintptr_t> asked;
+  auto ask_for = [&](std::uintptr_t s) {
+    return [&asked, s](std::uint32_t* id) {
+      asked.push_back(s);
+      *id = std::uint32_t(s);
+      return true;
+    };
+  };
+  std::uint32_t id = 0;
+  const int n = StreamIdCache::kEntries;
+  for (int s = 1; s <= n + 1; ++s)  // one more stream than entries
+    ASSERT_TRUE(c.get(nullptr, handle(s), false, 1, &id, ask_for(s)));
+  EXPECT_EQ(asked.size(), std::size_t(n + 1));
+  // The newest n are remembered, each with its own id; the first went.
+  for (int s = 2; s <= n + 1; ++s) {
+    ASSERT_TRUE(c.get(nullptr, handle(s), false, 1, &id, ask_for(s)));
+    EXPECT_EQ(id, std::uint32_t(s));
+  }
+  EXPECT_EQ(asked.size(), std::size_t(n + 1));
+  ASSERT_TRUE(c.get(nullptr, handle(1), false, 1, &id, ask_for(1)));
+  EXPECT_EQ(id, 1u);
+  EXPECT_EQ(asked.size(), std::size_t(n + 2));
 }

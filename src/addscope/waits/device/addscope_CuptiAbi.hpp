@@ -27,16 +27,17 @@ using Stream = void*;      // CUstream / cudaStream_t
 using Subscriber = void*;  // CUpti_SubscriberHandle
 using CallbackId = std::uint32_t;
 
-constexpr int kDomainRuntimeApi = 2;              // CUPTI_CB_DOMAIN_RUNTIME_API
-constexpr int kDomainResource = 3;             // CUPTI_CB_DOMAIN_RESOURCE
+constexpr int kDomainRuntimeApi = 2;  // CUPTI_CB_DOMAIN_RUNTIME_API
+constexpr int kDomainResource = 3;    // CUPTI_CB_DOMAIN_RESOURCE
 constexpr CallbackId kContextDestroyStarting = 2;  // CUPTI_CBID_RESOURCE_...
-constexpr int kApiEnter = 0;                      // CUPTI_API_ENTER
-constexpr int kApiExit = 1;                       // CUPTI_API_EXIT
-constexpr int kActivityConcurrentKernel = 10;     // CUPTI_ACTIVITY_KIND_...
-constexpr int kActivityRuntime = 5;               // ..._RUNTIME
-constexpr int kActivityMemcpy = 1;                // ..._MEMCPY
-constexpr int kActivityMemset = 2;                // ..._MEMSET
-constexpr int kActivityExternalCorrelation = 39;  // ..._EXTERNAL_CORRELATION
+constexpr CallbackId kStreamDestroyStarting = 4;   // CUPTI_CBID_RESOURCE_...
+constexpr int kApiEnter = 0;                       // CUPTI_API_ENTER
+constexpr int kApiExit = 1;                        // CUPTI_API_EXIT
+constexpr int kActivityConcurrentKernel = 10;      // CUPTI_ACTIVITY_KIND_...
+constexpr int kActivityRuntime = 5;                // ..._RUNTIME
+constexpr int kActivityMemcpy = 1;                 // ..._MEMCPY
+constexpr int kActivityMemset = 2;                 // ..._MEMSET
+constexpr int kActivityExternalCorrelation = 39;   // ..._EXTERNAL_CORRELATION
 constexpr int kExternalKindCustom0 = 3;  // CUPTI_EXTERNAL_CORRELATION_KIND_...
 constexpr std::uint32_t kFlushForced = 1;  // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED
 

@@ -15,6 +15,7 @@
 
 #include "addscope/waits/device/addscope_CuptiAbi.hpp"
 #include "addscope/waits/device/addscope_CuptiCalls.hpp"
+#include "addscope/waits/device/addscope_StreamIdCache.hpp"
 
 #if defined(__has_include)
 #if __has_include(<cupti.h>) && __has_include(<cuda.h>)
@@ -88,6 +89,9 @@ static_assert(kApiEnter == CUPTI_API_ENTER && kApiExit == CUPTI_API_EXIT, "");
 static_assert(kDomainResource == CUPTI_CB_DOMAIN_RESOURCE, "");
 static_assert(kContextDestroyStarting ==
                   CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+              "");
+static_assert(kStreamDestroyStarting ==
+                  CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING,
               "");
 static_assert(kActivityConcurrentKernel ==
                   CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
@@ -309,6 +313,9 @@ BufferPool& buffers() {
 class CuptiSource;
 std::atomic<CuptiSource*> g_active{nullptr};
 std::atomic<void (*)()> g_cuda_started{nullptr};
+// The generation of the threads' stream-id caches (StreamIdCache): a new
+// one at every stream or context destroyed and at every start.
+std::atomic<std::uint64_t> g_stream_generation{1};
 
 class CuptiSource final : public DeviceSource {
  public:
@@ -336,6 +343,8 @@ class CuptiSource final : public DeviceSource {
       return false;
     }
     sink_ = &sink;
+    // Streams destroyed while no source watched went unseen.
+    g_stream_generation.fetch_add(1, std::memory_order_acq_rel);
     calibrate();
     // Kernels tied to the tracker's calls: only where CUPTI can push ids.
     by_call_ = mode_ == CuptiMode::FullByCall &&
@@ -506,8 +515,10 @@ class CuptiSource final : public DeviceSource {
   // tracker's calls; the driver's too in a program that may call it
   // directly (any CUDA program, not Kokkos).
   void enable_callbacks() {
-    if (mode_ != CuptiMode::Callbacks)
-      api_.EnableCallback(1, sub_, kDomainResource, kContextDestroyStarting);
+    // A context going away: its records are handed over (below), and with
+    // a stream going away the stream ids remembered are forgotten.
+    api_.EnableCallback(1, sub_, kDomainResource, kContextDestroyStarting);
+    api_.EnableCallback(1, sub_, kDomainResource, kStreamDestroyStarting);
     for (int domain : {kDomainRuntimeApi, kDomainDriverApi}) {
       if (domain == kDomainDriverApi && !any_program_) continue;
       for (ApiCallKind k : {ApiCallKind::Blocking, ApiCallKind::EventRecord,
@@ -559,23 +570,36 @@ class CuptiSource final : public DeviceSource {
     }
   }
 
-  // CUPTI's id of a stream (the one its kernel records carry); false when
-  // CUPTI cannot say.
+  // CUPTI's id of a stream (the one its kernel records carry), remembered
+  // per thread (StreamIdCache); false when CUPTI cannot say.
   bool stream_id(Context ctx, Stream s, std::uint32_t* id) {
-    if (api_.GetStreamIdEx)
-      return api_.GetStreamIdEx(ctx, s, 0, id) == kSuccess;
-    if (api_.GetStreamId) return api_.GetStreamId(ctx, s, id) == kSuccess;
-    return false;
+    return stream_ids().get(
+        ctx, s, false, g_stream_generation.load(std::memory_order_acquire), id,
+        [&](std::uint32_t* out) {
+          if (api_.GetStreamIdEx)
+            return api_.GetStreamIdEx(ctx, s, 0, out) == kSuccess;
+          if (api_.GetStreamId)
+            return api_.GetStreamId(ctx, s, out) == kSuccess;
+          return false;
+        });
+  }
+  static StreamIdCache& stream_ids() {
+    thread_local StreamIdCache c;
+    return c;
   }
   std::uint32_t device_id(Context ctx) {
-    // One context per device is the rule: the last answer is kept.
+    // One context per device is the rule: the last answer is kept (for
+    // one generation: a context destroyed may leave its handle to another).
     thread_local Context last_ctx = nullptr;
     thread_local std::uint32_t last_id = 0;
-    if (ctx && ctx == last_ctx) return last_id;
+    thread_local std::uint64_t last_generation = 0;
+    const std::uint64_t g = g_stream_generation.load(std::memory_order_acquire);
+    if (ctx && ctx == last_ctx && g == last_generation) return last_id;
     std::uint32_t id = 0;
     api_.GetDeviceId(ctx, &id);
     last_ctx = ctx;
     last_id = id;
+    last_generation = g;
     return id;
   }
   // CUPTI calls these from inside the program's runtime calls: nothing may
@@ -601,7 +625,12 @@ class CuptiSource final : public DeviceSource {
   bool stream_of(Context ctx, const ApiCall& c, std::uint32_t* id) {
     if (c.stream_ref == StreamRef::Handle) return stream_id(ctx, c.stream, id);
     if (c.stream_ref == StreamRef::PerThreadDefault && api_.GetStreamIdEx)
-      return api_.GetStreamIdEx(ctx, nullptr, 1, id) == kSuccess;
+      return stream_ids().get(
+          ctx, nullptr, true,
+          g_stream_generation.load(std::memory_order_acquire), id,
+          [&](std::uint32_t* out) {
+            return api_.GetStreamIdEx(ctx, nullptr, 1, out) == kSuccess;
+          });
     return false;
   }
 
@@ -612,6 +641,10 @@ class CuptiSource final : public DeviceSource {
                        const void* data) {
     auto* self = static_cast<CuptiSource*>(user);
     if (domain == kDomainResource) {
+      // A stream or context goes away: a new one may take its handle, so
+      // no thread may keep the stream ids it remembers.
+      if (cbid == kStreamDestroyStarting || cbid == kContextDestroyStarting)
+        g_stream_generation.fetch_add(1, std::memory_order_acq_rel);
       // A context goes away (a program's exit tears its CUDA runtime down,
       // perhaps before the tool's own exit hook runs): its kernels' records
       // are handed over now.
