@@ -11,7 +11,9 @@
 # the tables in cost_summary.txt, their CSV and logs in cost.tgz.
 # injection (issue 24): CUDA programs without Kokkos under bin/addscope-waits
 # (the tool through CUPTI's injection): the seed with numba and with CuPy, a
-# PyTorch spin read by .item(), the plain CUDA C++ seed; each checked by
+# PyTorch spin read by .item(), the plain CUDA C++ seed, the C++ seed's
+# streams destroyed and made again at one address (seed_cuda_streams: each
+# synchronize must wait for its own stream's kernel); each checked by
 # cuda_programs/check_injection.py, each also run once without the tool.
 # Then a Python program that touches no GPU ("nothing to report"), a
 # Kokkos CUDA program started both ways (the tool runs once), the same
@@ -23,7 +25,7 @@
 # costs event_overhead's (INJECTION_COST_ROUNDS, INJECTION_COST_LAUNCHES;
 # printed, not judged). Needs python3
 # with numba-cuda, CuPy, PyTorch. INJECTION_CASES (default: seed_numba
-# seed_cupy torch_sleep seed_cuda) picks; INJECTION_CUPTI: the libcupti for
+# seed_cupy torch_sleep seed_cuda seed_cuda_streams) picks; INJECTION_CUPTI: the libcupti for
 # the Python programs (else libcupti.so.<their CUDA major> is searched: the
 # CUDA toolkits, the Python packages, ldconfig); INJECTION_MIN_WAIT /
 # INJECTION_MAX_WAIT (0.4 / 1.2 s) bound the read's wait.
@@ -306,7 +308,7 @@ for step in "$@"; do
         ldconfig -p 2>/dev/null | sed -n "s/.*libcupti\.so\.$m[^ ]* .*=> \(.*\)/\1/p" | head -1
       }
       np_fix='import numpy as np; np.row_stack = getattr(np, "row_stack", np.vstack)'
-      for c in ${INJECTION_CASES:-seed_numba seed_cupy torch_sleep seed_cuda}; do
+      for c in ${INJECTION_CASES:-seed_numba seed_cupy torch_sleep seed_cuda seed_cuda_streams}; do
         lib="${INJECTION_CUPTI:-}"
         case "$c" in
           seed_numba) probe="$np_fix; import numba.cuda"; major="$drv_major"; prog=(python3 "$C/seed_numba.py") ;;
@@ -314,7 +316,8 @@ for step in "$@"; do
             major="$(python3 -c 'import cupy; print(cupy.cuda.runtime.runtimeGetVersion() // 1000)' 2>/dev/null)" ;;
           torch_sleep) probe="import torch; assert torch.cuda.is_available()"; prog=(python3 "$C/torch_sleep.py")
             major="$(python3 -c 'import torch; print(torch.version.cuda.split(".")[0])' 2>/dev/null)" ;;
-          seed_cuda) probe=""; prog=("$B/addscope-test-seed-cuda")
+          seed_cuda|seed_cuda_streams) probe=""; prog=("$B/addscope-test-seed-cuda")
+            [[ $c == seed_cuda_streams ]] && prog+=(--streams 6)
             # built by the bundle's nvcc: its CUPTI (Debian's 11.8 in lib/,
             # or a CUDA 12/13 bundle's: the machine's of that major)
             lib="${INJECTION_CUPTI_SEED_CUDA:-}"
@@ -323,7 +326,7 @@ for step in "$@"; do
             elif [[ -z "$lib" ]]; then
               lib="$HERE/lib/libcupti.so.11.8"
             fi ;;
-          *) echo "-- $c: unknown case (allowed: seed_numba seed_cupy torch_sleep seed_cuda)"; rc=1; continue ;;
+          *) echo "-- $c: unknown case (allowed: seed_numba seed_cupy torch_sleep seed_cuda seed_cuda_streams)"; rc=1; continue ;;
         esac
         if [[ -n "$probe" ]] && ! python3 -c "$probe" >"$D/$c.import.txt" 2>&1; then
           echo "-- $c: FAIL (python3 cannot: $probe)"; tail -2 "$D/$c.import.txt"; rc=1; continue
@@ -335,8 +338,8 @@ for step in "$@"; do
         "$W" -v "${cl[@]}" --json "$D/$c.json" --trace "$D/$c.trace.json" -- "${prog[@]}" \
           >"$D/$c.out" 2>"$D/$c.err"; wrc=$?
         echo "-- $c (CUPTI: ${lib:-as the tool finds it}): exit $prc without the tool, $wrc with it"
-        grep -h "^$c:\|^torch_sleep:" "$D/$c.plain.out" | head -1 | sed 's/^/   without the tool: /'
-        grep -h "^$c:\|^torch_sleep:" "$D/$c.out" | head -1 | sed 's/^/   with the tool:    /'
+        grep -h "^${c%_streams}:\|^torch_sleep:" "$D/$c.plain.out" | head -1 | sed 's/^/   without the tool: /'
+        grep -h "^${c%_streams}:\|^torch_sleep:" "$D/$c.out" | head -1 | sed 's/^/   with the tool:    /'
         python3 "$C/check_injection.py" "$c" "$D/$c.json" "$D/$c.err" "$D/$c.out" \
           --min-wait "${INJECTION_MIN_WAIT:-0.4}" --max-wait "${INJECTION_MAX_WAIT:-1.2}" >"$D/$c.check" 2>&1; crc=$?
         cat "$D/$c.check"

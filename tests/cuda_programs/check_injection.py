@@ -7,8 +7,18 @@ program's own output:
   check_injection.py CASE JSON ERR OUT [--min-wait S] [--max-wait S]
   check_injection.py --self-test
 
-CASE: seed_numba | seed_cupy | seed_cuda | torch_sleep. ERR: the run's
-stderr (the report, the launcher's lines); OUT: the program's stdout.
+CASE: seed_numba | seed_cupy | seed_cuda | torch_sleep | seed_cuda_streams.
+ERR: the run's stderr (the report, the launcher's lines); OUT: the program's
+stdout.
+
+seed_cuda_streams (addscope-test-seed-cuda --streams ROUNDS): each round a
+new stream (often at a destroyed one's address), a 1 x 1 add on it, then
+cudaStreamSynchronize on it. Every round's synchronize must be reported as
+an explicit wait of at least 80% (and at most 102%) of what the program
+timed, for the add: a tool that took a new stream for the destroyed one at
+its address would see the synchronize wait for a stream with nothing on it.
+Whether handles were reused is printed (a note: without reuse the run
+proves less).
 
 For each case, the longest wait of the run:
   * is in the program's read (the call CASE names: cuMemcpyDtoH* for numba,
@@ -47,6 +57,8 @@ CASES = {
     # loading (the default) the first x.sum() launch itself waits for the
     # spin (on the H200, without the tool: launch 460.1 ms, item 1.9 ms;
     # CUDA_MODULE_LOADING=EAGER: launch 6.0 ms, item 448.7 ms).
+    "seed_cuda_streams": (r"^cudaStreamSynchronize\b", r"\badd\b",
+                          {"explicit"}),
     "torch_sleep": (r"^(cudaMemcpy(Async)?|cudaStreamSynchronize|"
                     r"cuMemcpyDtoH(Async)?|cuStreamSynchronize|"
                     r"cudaLaunchKernel|cuLaunchKernel)\b",
@@ -62,8 +74,62 @@ def read_ms(out):
     return float(m.group(1)) * 1e-3 if m else None
 
 
+STREAM_ROUND = re.compile(
+    r"^seed_cuda: stream round (\d+) handle (\S+) synchronize ([0-9.]+) ms",
+    re.M)
+
+
+def check_streams(j, err, out):
+    """seed_cuda_streams: the failed checks (empty: all passed)."""
+    fails = []
+    read_re, kernel_re, classes = CASES["seed_cuda_streams"]
+    rounds = [(int(r), h, float(ms) * 1e-3)
+              for r, h, ms in STREAM_ROUND.findall(out)]
+    if not rounds:
+        return ["the program printed no stream round"]
+    if j.get("mode") != "device":
+        fails.append(f"mode {j.get('mode')!r}, not 'device'")
+    if j.get(FRONT_DOOR_FIELD) != FRONT_DOOR_VALUE:
+        fails.append(f"{FRONT_DOOR_FIELD} = {j.get(FRONT_DOOR_FIELD)!r}")
+    if (j.get("totals") or {}).get("kernels_without_device_record") != 0:
+        fails.append("launches without a device record")
+    syncs = [w for w in j.get("waits") or []
+             if re.search(read_re, w.get("what") or "")]
+    # Each round's synchronize, matched to the closest unused wait.
+    unused = sorted(syncs, key=lambda w: w.get("wait_s") or 0)
+    for r, handle, s in sorted(rounds, key=lambda x: -x[2]):
+        w = next((w for w in reversed(unused)
+                  if 0.8 * s <= (w.get("wait_s") or 0) <= 1.02 * s + 1e-3),
+                 None)
+        if w is None:
+            fails.append(f"round {r} (handle {handle}): no "
+                         f"cudaStreamSynchronize waited 80..100% of its "
+                         f"{s * 1e3:.1f} ms")
+            continue
+        unused.remove(w)
+        first = (w.get("waited_for") or [{}])[0]
+        if w.get("class") not in classes:
+            fails.append(f"round {r}: its wait is {w.get('class')!r}, not "
+                         f"{sorted(classes)}")
+        if w.get("wait_is_bound") is not False:
+            fails.append(f"round {r}: its wait is a bound, not measured")
+        if not re.search(kernel_re, first.get("kernel") or ""):
+            fails.append(f"round {r}: it waited for "
+                         f"{first.get('kernel')!r}, not the add")
+    return fails
+
+
+def streams_note(out):
+    handles = [h for _, h, _ in STREAM_ROUND.findall(out)]
+    reused = len(handles) - len(set(handles))
+    return (f"{len(handles)} rounds, {len(set(handles))} stream handles"
+            f" ({reused} reused)")
+
+
 def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
     """The failed checks, as sentences (empty: all passed)."""
+    if case == "seed_cuda_streams":
+        return check_streams(j, err, out)
     fails = []
 
     def need(ok, what):
@@ -134,6 +200,10 @@ def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
 
 
 def summary_line(case, j, out, fails):
+    if case == "seed_cuda_streams":
+        return (f"SUMMARY {case:<12} {streams_note(out)}, each synchronize "
+                f"waited for its own stream's add  "
+                f"{'FAIL' if fails else 'PASS'}")
     w = max(j.get("waits") or [{}], key=lambda x: x.get("wait_s") or 0)
     ms = read_ms(out)
     first = (w.get("waited_for") or [{}])[0]
@@ -243,6 +313,44 @@ def self_test():
         print("self-test: FAIL: a torch run whose launch waited fails:",
               check("torch_sleep", torch, err, tout))
         failures += 1
+    # seed_cuda_streams: three rounds, two at one handle, each waited for.
+    sout = "".join(
+        f"seed_cuda: stream round {r} handle {h} synchronize {ms} ms\n"
+        for r, h, ms in ((1, "0xa0", 118.0), (2, "0xa0", 117.5),
+                         (3, "0xb0", 118.4)))
+
+    def sync(wait_s):
+        return {"what": "cudaStreamSynchronize", "kind": "runtime",
+                "class": "explicit", "wait_s": wait_s,
+                "wait_is_bound": False,
+                "waited_for": [{"kernel": "add(float const*, float const*, "
+                                "float*, long long)", "launched_as": "1 x 1",
+                                "wait_s": wait_s}]}
+    sgood = {"schema": "addscope-waits/4", "mode": "device",
+             FRONT_DOOR_FIELD: FRONT_DOOR_VALUE,
+             "totals": {"kernels_without_device_record": 0},
+             "waits": [sync(0.1179), sync(0.1174), sync(0.1183)]}
+    if check("seed_cuda_streams", sgood, err, sout):
+        print("self-test: FAIL: a good streams run fails:",
+              check("seed_cuda_streams", sgood, err, sout))
+        failures += 1
+    import copy
+    # What a stale stream id gives: the second round's synchronize waits
+    # for nothing (a stream with no kernel), so the report lists no wait.
+    for label, mutate, expect in (
+            ("stale stream id", lambda j: j["waits"].pop(1), "round 2"),
+            ("wait for another kernel",
+             lambda j: j["waits"][2]["waited_for"][0].update(kernel="fill"),
+             "not the add"),
+            ("hidden, not explicit",
+             lambda j: j["waits"][0].update(**{"class": "hidden"}),
+             "not ['explicit']")):
+        bj = copy.deepcopy(sgood)
+        mutate(bj)
+        got = check("seed_cuda_streams", bj, err, sout)
+        if not any(expect in g for g in got):
+            print(f"self-test: FAIL: {label} not caught ({got})")
+            failures += 1
     print(f"SUMMARY check_injection self-test  {'FAIL' if failures else 'PASS'}")
     return 1 if failures else 0
 

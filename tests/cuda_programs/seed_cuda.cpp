@@ -4,10 +4,16 @@
 //   seed_cuda: N = 10000000, launch 0.01 ms, read of out[2] 570.0 ms (...)
 // Usage: addscope-test-seed-cuda [N]
 //        addscope-test-seed-cuda --burst LAUNCHES
+//        addscope-test-seed-cuda --streams ROUNDS [N]
 // (--burst: LAUNCHES empty launches back to back, then one
 // cudaDeviceSynchronize; prints the host's time per launch
 //   seed_cuda: burst 100000 launches, 2.41 us per launch
-// for the cost of the tool's injection path beside its Kokkos path.)
+// for the cost of the tool's injection path beside its Kokkos path.
+// --streams: ROUNDS times a stream created, the 1 x 1 add of N floats
+// (default 2,000,000) launched on it, cudaStreamSynchronize on it, the
+// stream destroyed (the next is often created at the same address: the
+// tool must not take it for the destroyed one); one line per round
+//   seed_cuda: stream round 1 handle 0x5555... synchronize 118.2 ms)
 // Built by nvcc (through nvcc_wrapper) in CUDA builds only.
 #include <cuda_runtime.h>
 
@@ -50,7 +56,48 @@ int burst(long long launches) {
   return 0;
 }
 
+// ROUNDS streams, one after the other, each with a slow kernel waited for
+// by cudaStreamSynchronize, then destroyed.
+int streams(int rounds, long long n) {
+  float *x = nullptr, *y = nullptr, *out = nullptr;
+  CHECK(cudaMalloc(&x, n * sizeof(float)));
+  CHECK(cudaMalloc(&y, n * sizeof(float)));
+  CHECK(cudaMalloc(&out, n * sizeof(float)));
+  add<<<1, 1>>>(x, y, out, 0);  // loads the module
+  CHECK(cudaDeviceSynchronize());
+  using clock = std::chrono::steady_clock;
+  for (int r = 1; r <= rounds; ++r) {
+    cudaStream_t s = nullptr;
+    CHECK(cudaStreamCreate(&s));
+    add<<<1, 1, 0, s>>>(x, y, out, n);
+    const auto t0 = clock::now();
+    CHECK(cudaStreamSynchronize(s));
+    const auto t1 = clock::now();
+    std::printf("seed_cuda: stream round %d handle %p synchronize %.1f ms\n", r,
+                static_cast<void*>(s),
+                std::chrono::duration<double, std::milli>(t1 - t0).count());
+    CHECK(cudaStreamDestroy(s));
+  }
+  CHECK(cudaGetLastError());
+  CHECK(cudaFree(x));
+  CHECK(cudaFree(y));
+  CHECK(cudaFree(out));
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--streams") == 0) {
+    const int rounds = argc > 2 ? std::atoi(argv[2]) : 0;
+    const long long n = argc > 3 ? std::atoll(argv[3]) : 2000000LL;
+    if (argc < 3 || argc > 4 || rounds < 1 || rounds > 8 || n < 1) {
+      std::fprintf(stderr,
+                   "seed_cuda: --streams ROUNDS [N]: ROUNDS = '%s' and N = "
+                   "'%s'; allowed: ROUNDS 1 to 8, N >= 1\n",
+                   argc > 2 ? argv[2] : "", argc > 3 ? argv[3] : "");
+      return 2;
+    }
+    return streams(rounds, n);
+  }
   if (argc > 1 && std::strcmp(argv[1], "--burst") == 0) {
     const long long launches = argc > 2 ? std::atoll(argv[2]) : 0;
     if (argc != 3 || launches < 1) {
