@@ -34,6 +34,7 @@ list naming the kernel as 1 x 1, no "nothing to report" line.
 Prints one line per failed check and a SUMMARY line; exits 0 if all
 passed, 1 if one failed, 2 on a usage error.
 """
+import copy
 import json
 import re
 import sys
@@ -334,7 +335,6 @@ def self_test():
         print("self-test: FAIL: a good streams run fails:",
               check("seed_cuda_streams", sgood, err, sout))
         failures += 1
-    import copy
     # What a stale stream id gives: the second round's synchronize waits
     # for nothing (a stream with no kernel), so the report lists no wait.
     for label, mutate, expect in (
