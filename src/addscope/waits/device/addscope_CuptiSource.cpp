@@ -570,22 +570,21 @@ class CuptiSource final : public DeviceSource {
     }
   }
 
-  // CUPTI's id of a stream (the one its kernel records carry), remembered
-  // per thread (StreamIdCache); false when CUPTI cannot say.
-  bool stream_id(Context ctx, Stream s, std::uint32_t* id) {
-    return stream_ids().get(
-        ctx, s, false, g_stream_generation.load(std::memory_order_acquire), id,
-        [&](std::uint32_t* out) {
-          if (api_.GetStreamIdEx)
-            return api_.GetStreamIdEx(ctx, s, 0, out) == kSuccess;
-          if (api_.GetStreamId)
-            return api_.GetStreamId(ctx, s, out) == kSuccess;
-          return false;
-        });
-  }
-  static StreamIdCache& stream_ids() {
-    thread_local StreamIdCache c;
-    return c;
+  // CUPTI's id of a stream (the one its kernel records carry; `per_thread`:
+  // the per-thread default stream, `s` null), remembered per thread
+  // (StreamIdCache); false when CUPTI cannot say.
+  bool stream_id(Context ctx, Stream s, bool per_thread, std::uint32_t* id) {
+    thread_local StreamIdCache cache;
+    return cache.get(ctx, s, per_thread,
+                     g_stream_generation.load(std::memory_order_acquire), id,
+                     [&](std::uint32_t* out) {
+                       if (api_.GetStreamIdEx)
+                         return api_.GetStreamIdEx(ctx, s, per_thread ? 1 : 0,
+                                                   out) == kSuccess;
+                       if (api_.GetStreamId && !per_thread)
+                         return api_.GetStreamId(ctx, s, out) == kSuccess;
+                       return false;
+                     });
   }
   std::uint32_t device_id(Context ctx) {
     // One context per device is the rule: the last answer is kept (for
@@ -623,14 +622,10 @@ class CuptiSource final : public DeviceSource {
   // CUPTI's id of the stream a decoded call names; false when it names
   // none (or the legacy default stream: every stream) or CUPTI cannot say.
   bool stream_of(Context ctx, const ApiCall& c, std::uint32_t* id) {
-    if (c.stream_ref == StreamRef::Handle) return stream_id(ctx, c.stream, id);
-    if (c.stream_ref == StreamRef::PerThreadDefault && api_.GetStreamIdEx)
-      return stream_ids().get(
-          ctx, nullptr, true,
-          g_stream_generation.load(std::memory_order_acquire), id,
-          [&](std::uint32_t* out) {
-            return api_.GetStreamIdEx(ctx, nullptr, 1, out) == kSuccess;
-          });
+    if (c.stream_ref == StreamRef::Handle)
+      return stream_id(ctx, c.stream, false, id);
+    if (c.stream_ref == StreamRef::PerThreadDefault)
+      return stream_id(ctx, nullptr, true, id);
     return false;
   }
 
