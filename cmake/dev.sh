@@ -7,6 +7,9 @@
 #   cmake/dev.sh bench [bench flags]  build, run addscope-bench
 #   cmake/dev.sh build                build only
 #   cmake/dev.sh sanitize             ASan+UBSan build (OpenMP), run all tests
+#   cmake/dev.sh tool [PREFIX]        the waits tool only (no Kokkos, Kokkos
+#                                     Kernels or CUDA): build, install into
+#                                     PREFIX (default ~/.local)
 #
 # Environment:
 #   ADDSCOPE_BACKEND   openmp (default) | cuda | hip (hip: build only, no AMD GPU here)
@@ -33,10 +36,27 @@ backend="${ADDSCOPE_BACKEND:-openmp}"
 case "$backend" in openmp|cuda|hip) ;; *)
   echo "ADDSCOPE_BACKEND='$backend' is invalid; allowed: openmp, cuda, hip" >&2; exit 2 ;;
 esac
-case "$cmd" in demo|test|bench|build|sanitize) ;; *)
-  echo "usage: cmake/dev.sh {demo|test|bench|build|sanitize} [args...] (got '${cmd}')" >&2
+case "$cmd" in demo|test|bench|build|sanitize|tool) ;; *)
+  echo "usage: cmake/dev.sh {demo|test|bench|build|sanitize|tool} [args...] (got '${cmd}')" >&2
   exit 2 ;;
 esac
+
+# The waits tool on its own: Debian's packages (compilers, CLI11,
+# nlohmann-json, Open MPI for its MPI variant, gnuplot for the plotter),
+# then a build that never looks for Kokkos or CUDA.
+if [[ "$cmd" == tool ]]; then
+  [[ $# -le 1 ]] || { echo "usage: cmake/dev.sh tool [PREFIX] (got $# arguments)" >&2; exit 2; }
+  tool_prefix="${1:-$HOME/.local}"
+  [[ -n "$tool_prefix" ]] || { echo "cmake/dev.sh tool: PREFIX is empty; allowed: a folder" >&2; exit 2; }
+  bash "$HERE/bootstrap.sh" packages
+  build="${ADDSCOPE_BUILD_DIR:-$ROOT/build-tool}"
+  cmake -S "$ROOT" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -Daddscope_WAITS_ONLY=ON -DCMAKE_INSTALL_PREFIX="$tool_prefix"
+  cmake --build "$build" -j "$(nproc)"
+  cmake --install "$build"
+  echo "addscope-waits installed: $tool_prefix/bin/addscope-waits (run: addscope-waits -- PROGRAM [ARGS])"
+  exit 0
+fi
 
 extra=()
 suffix=""

@@ -1,0 +1,31 @@
+"""addscope-waits from pip: the launcher and libaddscope_waits.so, built by
+CMake when the package was installed, live in this package's bin/ and lib/.
+
+  addscope-waits [options] -- PROGRAM [ARGS]        any program
+  python -m addscope_waits [options] SCRIPT.py [ARGS]   a Python script
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAUNCHER = os.path.join(HERE, "bin", "addscope-waits")
+PLOTTER = os.path.join(HERE, "bin", "addscope-waits-plot")
+
+
+def _exec(path, args):
+    if not os.access(path, os.X_OK):
+        sys.stderr.write(f"addscope-waits: '{path}' is missing or not executable: "
+                         "this install is broken; reinstall with 'pip install .'\n")
+        return 1
+    os.execv(path, [path] + args)
+    return 1  # not reached
+
+
+def main():
+    """The console script addscope-waits: the launcher itself."""
+    return _exec(LAUNCHER, sys.argv[1:])
+
+
+def plot():
+    """The console script addscope-waits-plot: the trace plotter."""
+    return _exec(PLOTTER, sys.argv[1:])
