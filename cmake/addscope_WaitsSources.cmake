@@ -29,6 +29,7 @@ set(addscope_WAITS_SOURCES
   addscope/waits/attribution/addscope_Starvation.cpp
   addscope/waits/device/addscope_CudaDevices.cpp
   addscope/waits/device/addscope_CuptiCalls.cpp
+  addscope/waits/device/addscope_CuptiLibrary.cpp
   addscope/waits/device/addscope_CuptiSource.cpp
   addscope/waits/output/addscope_ChromeTrace.cpp
   addscope/waits/output/addscope_Format.cpp

@@ -61,12 +61,15 @@ cat > "$work/script.py" <<'EOF'
 import os, sys
 print("tool:", os.environ.get("CUDA_INJECTION64_PATH", "none"))
 print("args:", sys.argv[1:])
+print("site:", os.environ.get("ADDSCOPE_PYTHON_SITE_PACKAGES", "none"))
 EOF
 "${clean[@]}" "$work/venv/bin/python" -m addscope_waits --top 2 "$work/script.py" a b \
   > "$work/script.txt" 2>&1 || { cat "$work/script.txt" >&2; fail "python -m addscope_waits script.py"; }
 expect "$work/script.txt" "tool: $(realpath "$work/venv")/lib/python"
 expect "$work/script.txt" "/site-packages/addscope_waits/lib/libaddscope_waits.so"
 expect "$work/script.txt" "args: ['a', 'b']"
+# Where the tool looks for a pip-installed CUPTI: this venv's site-packages.
+expect "$work/script.txt" "site: $work/venv/lib/python"
 # Bad use: no script, exit 2.
 set +e
 "${clean[@]}" "$work/venv/bin/python" -m addscope_waits --top 2 > "$work/noscript.txt" 2>&1

@@ -22,6 +22,7 @@
 #include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/attribution/addscope_KernelName.hpp"
 #include "addscope/waits/device/addscope_CuptiAbi.hpp"
+#include "addscope/waits/device/addscope_CuptiLibrary.hpp"
 #include "addscope/waits/device/addscope_CuptiSource.hpp"
 #include "addscope/waits/output/addscope_Format.hpp"
 #include "waits_sim.hpp"
@@ -284,19 +285,8 @@ TEST(WaitsCupti, KernelRecordsDecode) {
   EXPECT_FALSE(addscope::Impl::decode_kernel_record(&rec, 0, sink, &k));
 }
 
-TEST(WaitsCupti, LibraryCandidates) {
-  ::setenv("ADDSCOPE_CUPTI_LIB", "/opt/x/libcupti.so.99", 1);
-  const auto c = addscope::Impl::cupti_library_candidates(11080);
-  ::unsetenv("ADDSCOPE_CUPTI_LIB");
-  ASSERT_GE(c.size(), 3u);
-  EXPECT_EQ(c[0], "/opt/x/libcupti.so.99");
-  EXPECT_EQ(c[1], "libcupti.so.11.8");
-  EXPECT_EQ(c[2], "libcupti.so.11");
-}
-
 // CUDA injection names the runtime by its file (no runtime call inside
-// cuInit): Kokkos 3.4's libcudart.so.11.0 finds Debian's libcupti.so.11.8
-// before any other major's.
+// cuInit).
 TEST(WaitsCupti, RuntimeVersionFromItsFileName) {
   using addscope::Impl::cuda_runtime_version_from_name;
   EXPECT_EQ(cuda_runtime_version_from_name("libcudart.so.11.0"), 11000);
@@ -311,19 +301,6 @@ TEST(WaitsCupti, RuntimeVersionFromItsFileName) {
             0);
   EXPECT_EQ(cuda_runtime_version_from_name("libcudart_static.a"), 0);
   EXPECT_EQ(cuda_runtime_version_from_name(nullptr), 0);
-  const auto c = addscope::Impl::cupti_library_candidates(11000);
-  ASSERT_GE(c.size(), 4u);
-  EXPECT_EQ(c[0], "libcupti.so.11.0");
-  EXPECT_EQ(c[1], "libcupti.so.11");
-  EXPECT_EQ(c[2], "libcupti.so.11.8");
-  EXPECT_EQ(c[3], "libcupti.so");
-  EXPECT_EQ(std::count(c.begin(), c.end(), "libcupti.so.11.8"), 1);
-  const auto d = addscope::Impl::cupti_library_candidates(13000);
-  ASSERT_GE(d.size(), 3u);
-  EXPECT_EQ(d[0], "libcupti.so.13.0");
-  EXPECT_EQ(d[1], "libcupti.so.13");
-  EXPECT_EQ(d[2], "libcupti.so");
-  EXPECT_EQ(std::count(d.begin(), d.end(), "libcupti.so.13"), 1);
 }
 
 // CUDA injection (inside cuInit) learns the runtime's version from its file

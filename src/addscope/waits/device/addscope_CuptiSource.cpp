@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -15,6 +16,7 @@
 
 #include "addscope/waits/device/addscope_CuptiAbi.hpp"
 #include "addscope/waits/device/addscope_CuptiCalls.hpp"
+#include "addscope/waits/device/addscope_CuptiLibrary.hpp"
 #include "addscope/waits/device/addscope_StreamIdCache.hpp"
 
 #if defined(__has_include)
@@ -211,21 +213,32 @@ bool find(void* lib, const char* name, F& f) {
   return f != nullptr;
 }
 
+// The path the loader opened (a bare name resolved on its path), for the
+// report; `asked` when it cannot tell.
+std::string opened_path(void* lib, const std::string& asked) {
+  link_map* lm = nullptr;
+  if (dlinfo(lib, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name &&
+      lm->l_name[0] == '/')
+    return lm->l_name;
+  return asked;
+}
+
 bool load(Api& a, bool ask_runtime, std::string* why) {
-  std::string tried;
-  for (const auto& p :
-       cupti_library_candidates(cuda_runtime_version(ask_runtime))) {
+  const CuptiSearchInputs in =
+      cupti_search_inputs(cuda_runtime_version(ask_runtime));
+  for (const auto& p : cupti_library_candidates(in)) {
+    // A path with a folder is tried only where there is a file: most of
+    // the folders looked in hold none.
+    if (p.find('/') != std::string::npos && ::access(p.c_str(), F_OK) != 0)
+      continue;
     a.lib = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (a.lib) {
-      a.path = p;
+      a.path = opened_path(a.lib, p);
       break;
     }
-    if (!tried.empty()) tried += ", ";
-    tried += p;
   }
   if (!a.lib) {
-    *why = "no libcupti found (tried " + tried +
-           "; set ADDSCOPE_CUPTI_LIB to its path)";
+    *why = cupti_not_found_message(in);
     return false;
   }
   bool ok =
@@ -878,84 +891,6 @@ bool decode_copy_record(const void* record, std::int64_t offset_ns,
         break;
     }
   return true;
-}
-
-// The program's CUDA runtime, if it is a shared library (it is for Kokkos'
-// default build); 0 when unknown. `ask`: by cudaRuntimeGetVersion; else only
-// by the name of the libcudart loaded — CUDA injection runs inside the
-// program's cuInit, where the runtime may hold its own initialization lock
-// (a Kokkos 3.4 program, libcudart.so.11.0, started both ways hung for good
-// on the H200 on 2026-12-01 before CUPTI had started; this was the tool's
-// one call into the runtime on the way).
-int cuda_runtime_version(bool ask) {
-  if (ask) {
-    using Fn = int (*)(int*);
-    auto fn =
-        reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, "cudaRuntimeGetVersion"));
-    int v = 0;
-    if (fn && fn(&v) == 0) return v;
-  }
-  int v = 0;
-  dl_iterate_phdr(
-      [](dl_phdr_info* info, std::size_t, void* data) -> int {
-        const char* n = info->dlpi_name;
-        int r = cuda_runtime_version_from_name(n);
-        if (r == 0) return 0;  // no libcudart.so.X[.Y]
-        char full[PATH_MAX];
-        if (realpath(n, full))
-          r = std::max(r, cuda_runtime_version_from_name(full));
-        *static_cast<int*>(data) = r;
-        return r > 0;
-      },
-      &v);
-  return v;
-}
-
-int cuda_runtime_version_from_name(const char* path) {
-  if (!path) return 0;
-  const char* b = std::strrchr(path, '/');
-  b = b ? b + 1 : path;
-  static const char kPrefix[] = "libcudart.so.";
-  if (std::strncmp(b, kPrefix, sizeof kPrefix - 1) != 0) return 0;
-  const char* d = b + sizeof kPrefix - 1;
-  char* end = nullptr;
-  const long major = std::strtol(d, &end, 10);
-  if (end == d || major <= 0 || major > 99) return 0;
-  long minor = 0;
-  if (*end == '.') {
-    const char* m = end + 1;
-    minor = std::strtol(m, &end, 10);
-    if (end == m || minor < 0 || minor > 99) minor = 0;
-  }
-  return int(major * 1000 + minor * 10);
-}
-
-std::vector<std::string> cupti_library_candidates(int runtime_version) {
-  std::vector<std::string> c;
-  if (const char* env = std::getenv("ADDSCOPE_CUPTI_LIB"))
-    if (*env) c.push_back(env);
-  std::vector<std::string> generic = {"libcupti.so", "libcupti.so.13",
-                                      "libcupti.so.12", "libcupti.so.11.8"};
-  if (runtime_version > 0) {
-    const int major = runtime_version / 1000;
-    const int minor = (runtime_version % 1000) / 10;
-    const std::string m = "libcupti.so." + std::to_string(major);
-    c.push_back(m + "." + std::to_string(minor));
-    c.push_back(m);
-    // The generic names of that major first (libcudart.so.11.0 names no
-    // minor: Debian's CUPTI is libcupti.so.11.8).
-    std::stable_partition(generic.begin(), generic.end(),
-                          [&](const std::string& g) {
-                            return g.compare(0, m.size() + 1, m + ".") == 0;
-                          });
-  }
-  for (const auto& s : generic)
-    if (std::find(c.begin(), c.end(), s) == c.end()) c.push_back(s);
-  for (const char* d : {"/usr/local/cuda/extras/CUPTI/lib64/libcupti.so",
-                        "/usr/local/cuda/lib64/libcupti.so",
-                        "/usr/local/cuda/targets/x86_64-linux/lib/libcupti.so"})
-    c.push_back(d);
-  return c;
 }
 
 std::unique_ptr<DeviceSource> make_cupti_source(CuptiMode mode,

@@ -28,23 +28,6 @@ bool decode_kernel_record(const void* record,
 bool decode_copy_record(const void* record, std::int64_t cupti_minus_steady_ns,
                         const DeviceSink& sink, DeviceCopyRecord* out);
 
-/// Where libcupti is looked for, in order: ADDSCOPE_CUPTI_LIB, then the
-/// one for `runtime_version` (e.g. 11080 -> libcupti.so.11.8), then the
-/// other sonames (that major's first, then unversioned), then the CUDA
-/// toolkit's usual folders.
-std::vector<std::string> cupti_library_candidates(int runtime_version);
-
-/// The CUDA runtime version a libcudart file name says ("libcudart.so.11.0"
-/// -> 11000, ".../libcudart.so.11.8.89" -> 11080, "libcudart.so.13" ->
-/// 13000); 0 for any other name.
-int cuda_runtime_version_from_name(const char* path);
-
-/// The program's CUDA runtime version (e.g. 11080), 0 when unknown: `ask`,
-/// by its cudaRuntimeGetVersion, else only by the name of the libcudart
-/// loaded (CUDA injection: inside the program's cuInit, where the runtime
-/// may hold its initialization lock).
-int cuda_runtime_version(bool ask);
-
 }  // namespace Impl
 }  // namespace addscope
 

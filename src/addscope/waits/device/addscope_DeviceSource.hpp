@@ -154,8 +154,9 @@ enum class CuptiMode {
 };
 
 /// The source for CUDA programs: CUPTI, opened at run time (libcupti from
-/// ADDSCOPE_CUPTI_LIB, else the one matching the program's CUDA runtime,
-/// else any found). Null where addscope was built without CUPTI headers.
+/// ADDSCOPE_CUPTI_LIB, else where addscope_CuptiLibrary.hpp looks: beside
+/// the program's libcudart, pip's and conda's folders, CUDA toolkits, the
+/// loader's path). Null where addscope was built without CUPTI headers.
 /// `any_program`: the program may call the driver API itself (loaded
 /// through CUDA_INJECTION64_PATH into any CUDA program): its launches and
 /// blocking calls are followed too.
