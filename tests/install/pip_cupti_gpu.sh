@@ -1,43 +1,43 @@
 #!/usr/bin/env bash
 # On a GPU machine: the pip-installed waits tool explains the seed's
-# programs with CUPTI found only in a pip layout — the machine's libcupti
-# copied into a venv's site-packages/nvidia/cuda_cupti/lib, every other
-# libcupti on the machine moved aside (put back on exit) and no CUDA
-# folder on the library path — then with no CUPTI anywhere (the report's
-# one line says where it looked; the program still runs).
+# programs with CUPTI found only in pip layouts — the wheel installed into
+# the Python that holds numba and CuPy (PY, default python3), every libcupti
+# on the machine moved aside (put back on exit) but, in turn:
+#   A. pip's own CUDA 13 wheel's (site-packages/nvidia/cu13/lib), if any;
+#   B. a copy in site-packages/nvidia/cuda_cupti/lib (CUDA 12 wheels' folder);
+#   C. none: the report's one line says where it looked; the program runs.
+# No CUDA folder on the library path.
 #   WHEEL=path/to/addscope_waits-*.whl OUT=logs bash tests/install/pip_cupti_gpu.sh
-# Needs python3 with numba-cuda and CuPy (the H200 image has them).
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 C="$HERE/../cuda_programs"
 OUT="${OUT:-$PWD/pip-cupti-out}"
 mkdir -p "$OUT"
 wheel="${WHEEL:?WHEEL = the addscope_waits wheel to install}"
-venv="$(mktemp -d)/venv"
-python3 -m venv --system-site-packages "$venv" || { echo "FAIL: python3 -m venv"; exit 1; }
-"$venv/bin/pip" install -q --no-index --no-deps --disable-pip-version-check "$wheel" ||
+PY="${PY:-$(command -v python3)}"
+"$PY" -m pip install -q --no-index --no-deps --disable-pip-version-check --force-reinstall "$wheel" ||
   { echo "FAIL: pip install $wheel"; exit 1; }
-sp="$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')"
-echo "venv site-packages: $sp"
+bin="$(dirname "$PY")"
+sp="$("$PY" -c 'import site; print(site.getsitepackages()[0])')"
+echo "python: $PY; site-packages: $sp"
+[[ -x "$bin/addscope-waits" ]] || { echo "FAIL: no $bin/addscope-waits"; exit 1; }
 
-# Every libcupti on the machine (but the venv's), moved aside.
+# Every libcupti on the machine, moved aside.
 hidden="$(mktemp -d)"
-mapfile -t found < <(find / -xdev \( -path /proc -o -path "$venv" \) -prune -o \
-  -name 'libcupti.so*' -print 2>/dev/null | sort)
+mapfile -t found < <(find / -xdev -path /proc -prune -o -name 'libcupti.so*' -print 2>/dev/null | sort)
 printf 'libcupti on the machine: %s\n' "${found[@]}" | tee "$OUT/cupti_found.txt"
 real=""
 for f in "${found[@]}"; do
-  [[ -f "$f" && ! -L "$f" && -z "$real" ]] && real="$f"
+  [[ "$f" == /usr/local/cuda* && -f "$f" && ! -L "$f" && -z "$real" ]] && real="$f"
 done
-[[ -n "$real" ]] || { echo "FAIL: no libcupti on this machine to copy"; exit 1; }
-mkdir -p "$sp/nvidia/cuda_cupti/lib"
-cp "$real" "$sp/nvidia/cuda_cupti/lib/libcupti.so.13"
+[[ -n "$real" ]] || { echo "FAIL: no libcupti under /usr/local/cuda* to copy"; exit 1; }
 restore() {
   local i=0
   for f in "${found[@]}"; do
     [[ -e "$hidden/$i" || -L "$hidden/$i" ]] && mv "$hidden/$i" "$f"
     i=$((i + 1))
   done
+  rm -rf "$sp/nvidia/cuda_cupti/lib/libcupti.so.13"
   echo "libcupti files put back: $i"
 }
 trap restore EXIT
@@ -46,6 +46,13 @@ for f in "${found[@]}"; do mv "$f" "$hidden/$i"; i=$((i + 1)); done
 ldconfig 2>/dev/null
 export LD_LIBRARY_PATH="$(tr ':' '\n' <<<"${LD_LIBRARY_PATH:-}" | grep -v cuda | paste -sd:)"
 echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+put_back() {  # put_back ORIGINAL_PATH: that one file back
+  local i=0
+  for f in "${found[@]}"; do
+    [[ "$f" == "$1" ]] && mv "$hidden/$i" "$f"
+    i=$((i + 1))
+  done
+}
 np_fix='import numpy as np; np.row_stack = getattr(np, "row_stack", np.vstack)'
 status=0
 run_case() {  # run_case NAME how...
@@ -55,26 +62,45 @@ run_case() {  # run_case NAME how...
   grep -h "CUPTI" "$OUT/$name.err" | head -3 | sed 's/^/   /'
   return $rc
 }
-# 1. CUPTI only in the venv: python -m addscope_waits and the console script.
-run_case seed_numba "$venv/bin/python" -m addscope_waits -v --json "$OUT/seed_numba.json" \
-  "$C/seed_numba.py" || status=1
-python3 "$C/check_injection.py" seed_numba "$OUT/seed_numba.json" "$OUT/seed_numba.err" \
-  "$OUT/seed_numba.out" --min-wait 0.4 --max-wait 1.2 || status=1
-grep -q "CUPTI ($sp/nvidia/cuda_cupti/lib/libcupti.so.13" "$OUT/seed_numba.err" ||
-  { echo "FAIL: seed_numba's report does not name the venv's CUPTI"; status=1; }
-run_case seed_cupy "$venv/bin/addscope-waits" -v --json "$OUT/seed_cupy.json" -- \
-  "$venv/bin/python" "$C/seed_cupy.py" || status=1
-python3 "$C/check_injection.py" seed_cupy "$OUT/seed_cupy.json" "$OUT/seed_cupy.err" \
-  "$OUT/seed_cupy.out" --min-wait 0.4 --max-wait 1.2 || status=1
-grep -q "CUPTI ($sp/nvidia/cuda_cupti/lib/libcupti.so.13" "$OUT/seed_cupy.err" ||
-  { echo "FAIL: seed_cupy's report does not name the venv's CUPTI"; status=1; }
-# 2. No CUPTI anywhere: one line says where it looked; the program runs.
+seeds() {  # seeds EXPECTED_CUPTI_PATH LABEL
+  local want="$1" l="$2"
+  run_case "${l}_seed_numba" "$PY" -m addscope_waits -v --json "$OUT/${l}_seed_numba.json" \
+    "$C/seed_numba.py" || status=1
+  python3 "$C/check_injection.py" seed_numba "$OUT/${l}_seed_numba.json" "$OUT/${l}_seed_numba.err" \
+    "$OUT/${l}_seed_numba.out" --min-wait 0.4 --max-wait 1.2 || status=1
+  run_case "${l}_seed_cupy" "$bin/addscope-waits" -v --json "$OUT/${l}_seed_cupy.json" -- \
+    "$PY" "$C/seed_cupy.py" || status=1
+  python3 "$C/check_injection.py" seed_cupy "$OUT/${l}_seed_cupy.json" "$OUT/${l}_seed_cupy.err" \
+    "$OUT/${l}_seed_cupy.out" --min-wait 0.4 --max-wait 1.2 || status=1
+  for c in seed_numba seed_cupy; do
+    grep -q "CUPTI ($want" "$OUT/${l}_$c.err" ||
+      { echo "FAIL: $l $c's report does not name $want"; status=1; }
+  done
+}
+# A. pip's own CUDA 13 wheel.
+pipcupti="$sp/nvidia/cu13/lib/libcupti.so.13"
+if printf '%s\n' "${found[@]}" | grep -qxF "$pipcupti"; then
+  echo "== A: only $pipcupti"
+  put_back "$pipcupti"
+  seeds "$pipcupti" A
+  idx=0; for f in "${found[@]}"; do [[ "$f" == "$pipcupti" ]] && mv "$f" "$hidden/$idx"; idx=$((idx + 1)); done
+else
+  echo "== A: not run (no $pipcupti on this machine)"
+fi
+# B. A copy in nvidia/cuda_cupti/lib.
+echo "== B: only a copy of $real in $sp/nvidia/cuda_cupti/lib"
+mkdir -p "$sp/nvidia/cuda_cupti/lib"
+cp "$hidden/$(printf '%s\n' "${found[@]}" | grep -nxF "$real" | cut -d: -f1 | awk '{print $1-1}')" \
+  "$sp/nvidia/cuda_cupti/lib/libcupti.so.13"
+seeds "$sp/nvidia/cuda_cupti/lib/libcupti.so.13" B
+# C. No CUPTI anywhere.
+echo "== C: no libcupti anywhere"
 rm "$sp/nvidia/cuda_cupti/lib/libcupti.so.13"
-run_case no_cupti "$venv/bin/python" -m addscope_waits -v "$C/seed_numba.py" || status=1
-grep -h "no libcupti found" "$OUT/no_cupti.err" | head -2
-grep -q "no libcupti found.*set ADDSCOPE_CUPTI_LIB" "$OUT/no_cupti.err" ||
+run_case C_no_cupti "$PY" -m addscope_waits -v "$C/seed_numba.py" || status=1
+grep -h "no libcupti found" "$OUT/C_no_cupti.err" | head -2
+grep -q "no libcupti found.*set ADDSCOPE_CUPTI_LIB" "$OUT/C_no_cupti.err" ||
   { echo "FAIL: no line saying where it looked"; status=1; }
-grep -q "^seed_numba: .*out\[2\] = 3.0" "$OUT/no_cupti.out" ||
+grep -q "^seed_numba: .*out\[2\] = 3.0" "$OUT/C_no_cupti.out" ||
   { echo "FAIL: the program did not run to its end without CUPTI"; status=1; }
 echo "pip_cupti_gpu: $([[ $status -eq 0 ]] && echo PASS || echo FAIL)"
 exit $status

@@ -124,6 +124,7 @@ TEST(WaitsCuptiLibrary, NotFoundSaysWhereItLookedAndHowToFixIt) {
   EXPECT_NE(m.find("ADDSCOPE_CUPTI_LIB (unset)"), std::string::npos) << m;
   EXPECT_NE(m.find("no CUDA toolkit, pip or conda CUPTI folder"), std::string::npos) << m;
   EXPECT_NE(m.find("set ADDSCOPE_CUPTI_LIB"), std::string::npos) << m;
+  EXPECT_NE(m.find("pip install nvidia-cuda-cupti-cu12"), std::string::npos) << m;
   EXPECT_EQ(m.find("/nonexistent"), std::string::npos) << "folders that do not exist: " << m;
   EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
   // A folder that exists is named.
@@ -136,6 +137,9 @@ TEST(WaitsCuptiLibrary, NotFoundSaysWhereItLookedAndHowToFixIt) {
   std::filesystem::remove_all(dir);
   EXPECT_NE(n.find((dir / "lib").string()), std::string::npos) << n;
   EXPECT_NE(n.find("ADDSCOPE_CUPTI_LIB = '/x/libcupti.so'"), std::string::npos) << n;
+  in.runtime_version = 13000;  // CUDA 13's wheel has no -cuNN suffix
+  EXPECT_NE(cupti_not_found_message(in).find("pip install nvidia-cuda-cupti to see"),
+            std::string::npos);
 }
 
 // The inputs this process shows: a libcudart loaded from a pip layout gives

@@ -25,6 +25,7 @@
 #include "addscope/waits/device/addscope_CuptiLibrary.hpp"
 #include "addscope/waits/device/addscope_CuptiSource.hpp"
 #include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "waits_sim.hpp"
 
 using addscope::short_kernel_name;
@@ -374,4 +375,27 @@ TEST(WaitsCupti, KernelRecordsWithClocksThatOverflowDecode) {
   EXPECT_DOUBLE_EQ(k.start_s, expect_start);
   EXPECT_GE(k.end_s, k.start_s);
   EXPECT_EQ(k.correlation, 5u);
+}
+
+// A CUDA program whose libcupti was not found: the tool saw nothing of the
+// device, and the report says so and why — never "host backend" nor "no
+// call waited" (seen on the H200 with every libcupti moved aside).
+TEST(WaitsOutput, ACudaProgramWithoutCuptiIsUnseenNotHost) {
+  addscope::WaitsSnapshot w;
+  w.mode = addscope::WaitsMode::Host;
+  w.front_door = "cuda-injection";
+  w.device_source = "CUPTI not loaded: no libcupti found (looked at ...)";
+  std::ostringstream os;
+  addscope::write_waits_report(os, w);
+  const std::string r = os.str();
+  EXPECT_NE(r.find("the device unseen (CUPTI not loaded: no libcupti found"),
+            std::string::npos) << r;
+  EXPECT_EQ(r.find("host backend"), std::string::npos) << r;
+  EXPECT_EQ(r.find("no call waited"), std::string::npos) << r;
+  EXPECT_NE(r.find("need CUPTI"), std::string::npos) << r;
+  // A Kokkos program on a host backend keeps its words.
+  w.front_door = "kokkos-tools";
+  std::ostringstream host;
+  addscope::write_waits_report(host, w);
+  EXPECT_NE(host.str().find("host backend"), std::string::npos) << host.str();
 }

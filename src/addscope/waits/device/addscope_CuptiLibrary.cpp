@@ -208,9 +208,13 @@ std::string cupti_not_found_message(const CuptiSearchInputs& in) {
   }
   m += folders;
   m += existing ? "" : ", no CUDA toolkit, pip or conda CUPTI folder";
+  const int major = in.runtime_version / 1000;
+  const std::string wheel =
+      major >= 13 ? "nvidia-cuda-cupti"
+                  : "nvidia-cuda-cupti-cu" + std::to_string(major > 0 ? major : 12);
   m += " and the loader's path); set ADDSCOPE_CUPTI_LIB to a libcupti.so (a "
-       "CUDA toolkit's extras/CUPTI/lib64; pip install nvidia-cuda-cupti-cu12 "
-       "for CUDA 12) to see the device";
+       "CUDA toolkit's extras/CUPTI/lib64) or pip install " +
+       wheel + " to see the device";
   return m;
 }
 

@@ -195,8 +195,19 @@ void write_devices(std::ostream& os, const WaitsSnapshot& w) {
   }
 }
 
+// A CUDA program (loaded through CUDA injection) whose device source did not
+// start (no libcupti): the tool saw none of its device work, which is not a
+// host backend's.
+bool device_unseen(const WaitsSnapshot& w) {
+  return w.mode == WaitsMode::Host && w.front_door == "cuda-injection";
+}
+
 void write_shapes(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
                   const WaitsReportOptions& opt) {
+  if (device_unseen(w)) {
+    os << "  launch shapes: need CUPTI, which this run did not have\n";
+    return;
+  }
   if (w.mode == WaitsMode::Host) {
     os << "  launch shapes: a GPU matter (a host backend runs each kernel "
           "inside its launch call); Kokkos' callbacks give each kernel's "
@@ -416,7 +427,13 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
   if (w.rank >= 0) os << " (rank " << w.rank << ")";
   switch (w.mode) {
     case WaitsMode::Host:
-      os << ": host backend, kernels run inside their launch calls";
+      if (device_unseen(w))
+        os << ": the device unseen ("
+           << (w.device_source.empty() ? std::string("no device source")
+                                       : w.device_source)
+           << ")";
+      else
+        os << ": host backend, kernels run inside their launch calls";
       break;
     case WaitsMode::Device:
       os << ": device timestamps from " << w.device_source;
@@ -446,7 +463,9 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
      << plural(w.threads_seen, "thread", "threads") << "\n";
   if (w.mode == WaitsMode::Device) write_devices(os, w);
 
-  if (w.mode == WaitsMode::Host) {
+  if (device_unseen(w)) {
+    os << "  waits: not known without CUPTI\n";
+  } else if (w.mode == WaitsMode::Host) {
     os << "  no call waited for device work\n";
   } else {
     for (WaitClass cls : {WaitClass::Hidden, WaitClass::Explicit}) {
