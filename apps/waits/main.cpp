@@ -54,8 +54,9 @@ int main(int argc, char** argv) {
       "Runs a program with the waits tool (libaddscope_waits.so) loaded and "
       "prints, when it ends, which calls waited for which kernels, the "
       "launches too small for the device, and the kernels. Any Kokkos "
-      "program (Kokkos Tools: KOKKOS_PROFILE_LIBRARY for Kokkos 3.x, "
-      "KOKKOS_TOOLS_LIBS for 4.x) and any CUDA program (CUPTI's injection: "
+      "program (Kokkos Tools: only the variable its Kokkos reads, "
+      "KOKKOS_TOOLS_LIBS from Kokkos 3.7, KOKKOS_PROFILE_LIBRARY before; "
+      "both where the program shows no Kokkos) and any CUDA program (CUPTI's injection: "
       "CUDA_INJECTION64_PATH): C++, CuPy, numba, PyTorch.",
       kProgram);
   app.formatter(std::make_shared<Formatter>());
@@ -174,16 +175,27 @@ int main(int argc, char** argv) {
 
   // The variables that load the tool replace any other tool's: only one
   // library loads through each.
-  const auto loading = loading_variables(tool, ways);
-  for (const auto& v : loading) {
+  const auto loading = loading_variables(
+      tool, ways,
+      ways.kokkos ? kokkos_tools_variable(program.front())
+                  : KokkosToolsVariable::Unknown);
+  for (const auto& v : loading.set) {
     const char* old = std::getenv(v.first.c_str());
     if (old && *old && v.second != old && absolute_path(old) != v.second)
       std::cerr << kProgram << ": " << v.first << " was '" << old
                 << "'; replaced by the waits tool (one library loads "
                    "through it)\n";
   }
-  set.insert(set.begin(), loading.begin(), loading.end());
+  for (const auto& u : loading.unset) {
+    const char* old = std::getenv(u.c_str());
+    if (old && *old)
+      std::cerr << kProgram << ": " << u << " was '" << old
+                << "'; unset (this program's Kokkos reads the other variable)\n";
+  }
+  set.insert(set.begin(), loading.set.begin(), loading.set.end());
   if (verbose) set.emplace_back("ADDSCOPE_WAITS_VERBOSE", "1");
+  // The report's hints then name this launcher's flags.
+  set.emplace_back("ADDSCOPE_WAITS_LAUNCHER", "1");
 
   // Did the tool start? Its own file, passed on to an outer launcher's.
   const char* outer = std::getenv("ADDSCOPE_WAITS_STARTED");
@@ -203,7 +215,7 @@ int main(int argc, char** argv) {
     std::cerr << "\n";
   }
 
-  const ChildEnd end = run_child(program, child_environment(set));
+  const ChildEnd end = run_child(program, child_environment(set, loading.unset));
   if (!end.started) {
     std::cerr << kProgram << ": cannot run '" << program.front()
               << "': " << std::strerror(end.exec_errno) << "\n";

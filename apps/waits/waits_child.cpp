@@ -39,13 +39,15 @@ int ChildEnd::status() const {
 }
 
 std::vector<std::string> child_environment(
-    const std::vector<std::pair<std::string, std::string>>& set) {
+    const std::vector<std::pair<std::string, std::string>>& set,
+    const std::vector<std::string>& unset) {
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e) {
     const std::string kv = *e;
     const std::string name = kv.substr(0, kv.find('='));
     bool replaced = false;
     for (const auto& s : set) replaced = replaced || s.first == name;
+    for (const auto& u : unset) replaced = replaced || u == name;
     if (!replaced) env.push_back(kv);
   }
   for (const auto& s : set) env.push_back(s.first + "=" + s.second);

@@ -28,9 +28,10 @@ struct ChildEnd {
 };
 
 /// The environment of the launcher with `set` put in (replacing variables
-/// of the same names), as NAME=value strings.
+/// of the same names) and `unset` taken out, as NAME=value strings.
 std::vector<std::string> child_environment(
-    const std::vector<std::pair<std::string, std::string>>& set);
+    const std::vector<std::pair<std::string, std::string>>& set,
+    const std::vector<std::string>& unset = {});
 
 /// Runs argv[0] (looked up in PATH when it has no '/') with `env`, waits
 /// for it, forwarding signals meanwhile.

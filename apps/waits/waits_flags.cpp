@@ -162,14 +162,18 @@ LoadWays parse_load(const std::string& value) {
   return w;
 }
 
-std::vector<std::pair<std::string, std::string>> loading_variables(
-    const std::string& tool, const LoadWays& ways) {
-  std::vector<std::pair<std::string, std::string>> v;
+LoadingVariables loading_variables(const std::string& tool, const LoadWays& ways,
+                                   KokkosToolsVariable kokkos) {
+  LoadingVariables v;
   if (ways.kokkos) {
-    v.emplace_back("KOKKOS_PROFILE_LIBRARY", tool);  // Kokkos 3.x
-    v.emplace_back("KOKKOS_TOOLS_LIBS", tool);       // Kokkos 4.x
+    const bool profile = kokkos != KokkosToolsVariable::ToolsLibs;
+    const bool tools = kokkos != KokkosToolsVariable::ProfileLibrary;
+    if (profile) v.set.emplace_back("KOKKOS_PROFILE_LIBRARY", tool);
+    if (tools) v.set.emplace_back("KOKKOS_TOOLS_LIBS", tool);
+    if (!profile) v.unset.emplace_back("KOKKOS_PROFILE_LIBRARY");
+    if (!tools) v.unset.emplace_back("KOKKOS_TOOLS_LIBS");
   }
-  if (ways.cuda) v.emplace_back("CUDA_INJECTION64_PATH", tool);
+  if (ways.cuda) v.set.emplace_back("CUDA_INJECTION64_PATH", tool);
   return v;
 }
 

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "waits_kokkos_variable.hpp"
+
 namespace addscope {
 namespace apps {
 
@@ -35,14 +37,23 @@ void check_flag_value(const WaitsFlag& flag, const std::string& value);
 
 /// Which front doors to open: --load (kokkos, cuda; a list).
 struct LoadWays {
-  bool kokkos = true;  ///< KOKKOS_PROFILE_LIBRARY + KOKKOS_TOOLS_LIBS
+  bool kokkos = true;  ///< the variable the program's Kokkos reads
   bool cuda = true;    ///< CUDA_INJECTION64_PATH
 };
 LoadWays parse_load(const std::string& value);  ///< throws FlagError
 
-/// The variables that load `tool` the given ways.
-std::vector<std::pair<std::string, std::string>> loading_variables(
-    const std::string& tool, const LoadWays& ways);
+/// The variables that load `tool` the given ways, and those to take out of
+/// the program's environment.
+struct LoadingVariables {
+  std::vector<std::pair<std::string, std::string>> set;
+  std::vector<std::string> unset;
+};
+/// Kokkos Tools: only the variable the program's Kokkos reads (`kokkos`:
+/// KOKKOS_TOOLS_LIBS for 3.7 and later, which warn of the other, and abort
+/// when both are set and differ; KOKKOS_PROFILE_LIBRARY before 3.7), the
+/// other unset; both where not known.
+LoadingVariables loading_variables(const std::string& tool, const LoadWays& ways,
+                                   KokkosToolsVariable kokkos);
 
 }  // namespace apps
 }  // namespace addscope

@@ -25,6 +25,7 @@
 #include "addscope/waits/device/addscope_CuptiLibrary.hpp"
 #include "addscope/waits/device/addscope_CuptiSource.hpp"
 #include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "waits_sim.hpp"
 
@@ -398,4 +399,36 @@ TEST(WaitsOutput, ACudaProgramWithoutCuptiIsUnseenNotHost) {
   std::ostringstream host;
   addscope::write_waits_report(host, w);
   EXPECT_NE(host.str().find("host backend"), std::string::npos) << host.str();
+}
+
+// A table cut short says how to see the rest in the words the user typed:
+// the launcher's flags under addscope-waits, the variables otherwise, and
+// "in the JSON" only when a JSON is written.
+TEST(WaitsOutput, MoreRowsHintSpeaksTheWordsTheUserTyped) {
+  addscope::WaitsReportOptions o;
+  EXPECT_EQ(addscope::more_rows_hint(o, true),
+            "(ADDSCOPE_WAITS_TOP, ADDSCOPE_WAITS_THRESHOLD; all with "
+            "ADDSCOPE_WAITS_JSON=FILE)");
+  o.json = true;
+  EXPECT_EQ(addscope::more_rows_hint(o, false),
+            "(ADDSCOPE_WAITS_TOP; all in the JSON)");
+  o.launcher = true;
+  EXPECT_EQ(addscope::more_rows_hint(o, true),
+            "(--top, --threshold; all in the JSON)");
+  o.json = false;
+  EXPECT_EQ(addscope::more_rows_hint(o, false), "(--top; all with --json FILE)");
+  // Read from the environment the launcher and --json set.
+  const auto env = addscope::waits_options_from_environment(
+      nullptr, [](const char* v) -> const char* {
+        const std::string n = v;
+        if (n == "ADDSCOPE_WAITS_LAUNCHER") return "1";
+        if (n == "ADDSCOPE_WAITS_JSON") return "/tmp/w.json";
+        return nullptr;
+      });
+  EXPECT_TRUE(env.launcher);
+  EXPECT_TRUE(env.json);
+  const auto none = addscope::waits_options_from_environment(
+      nullptr, [](const char*) -> const char* { return nullptr; });
+  EXPECT_FALSE(none.launcher);
+  EXPECT_FALSE(none.json);
 }

@@ -610,10 +610,18 @@ TEST(WaitsReport, TopAndThreshold) {
   const auto w = s.done();
   const std::string r = report_of(w);
   EXPECT_NE(r.find("... 2 more call sites, 3 call sites under 10.0 us "
-                   "(ADDSCOPE_WAITS_TOP, ADDSCOPE_WAITS_THRESHOLD; all in the "
-                   "JSON)"),
+                   "(ADDSCOPE_WAITS_TOP, ADDSCOPE_WAITS_THRESHOLD; all with "
+                   "ADDSCOPE_WAITS_JSON=FILE)"),
             std::string::npos)
       << r;
+  addscope::WaitsReportOptions launched;  // addscope-waits --json ...
+  launched.launcher = true;
+  launched.json = true;
+  const std::string l = report_of(w, launched);
+  EXPECT_NE(l.find("... 2 more call sites, 3 call sites under 10.0 us "
+                   "(--top, --threshold; all in the JSON)"),
+            std::string::npos)
+      << l;
   addscope::WaitsReportOptions o;
   o.top = 20;
   o.threshold_s = 0;

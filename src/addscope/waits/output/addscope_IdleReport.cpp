@@ -295,8 +295,7 @@ void write_idle_report(std::ostream& os, const IdleSummary& s,
       if (below)
         os << below << (below == 1 ? " row" : " rows") << " under "
            << format_seconds(opt.threshold_s);
-      os << " (ADDSCOPE_WAITS_TOP, ADDSCOPE_WAITS_THRESHOLD; all in the "
-            "JSON)\n";
+      os << " " << more_rows_hint(opt, true) << "\n";
     }
     // Regions, when any gap began inside one.
     bool any_region = false;
@@ -311,7 +310,7 @@ void write_idle_report(std::ostream& os, const IdleSummary& s,
       for (const IdleRegionStats& r : s.regions) {
         if (r.idle_s <= 0) continue;
         if (n++ >= opt.top) {
-          os << "    ... more in the JSON\n";
+          os << "    ... more " << more_rows_hint(opt, false) << "\n";
           break;
         }
         std::snprintf(b, sizeof b, "    %8s %11s %7s  ",

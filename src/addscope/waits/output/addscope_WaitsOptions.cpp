@@ -93,7 +93,21 @@ WaitsReportOptions waits_options_from_environment(
   fraction("ADDSCOPE_WAITS_STARVED_SHARE", &o.starved.min_share, "0.01");
   duration("ADDSCOPE_WAITS_STARVED_MIN", &o.starved.min_s, "1ms");
   if (const char* v = get("ADDSCOPE_WAITS_OUTPUT")) o.output = v;
+  o.json = get("ADDSCOPE_WAITS_JSON") != nullptr;
+  if (const char* v = get("ADDSCOPE_WAITS_LAUNCHER"))
+    o.launcher = std::string(v) == "1";
   return o;
+}
+
+std::string more_rows_hint(const WaitsReportOptions& opt, bool threshold) {
+  std::string h = opt.launcher ? "--top" : "ADDSCOPE_WAITS_TOP";
+  if (threshold)
+    h += opt.launcher ? ", --threshold" : ", ADDSCOPE_WAITS_THRESHOLD";
+  if (opt.json)
+    h += "; all in the JSON";
+  else
+    h += opt.launcher ? "; all with --json FILE" : "; all with ADDSCOPE_WAITS_JSON=FILE";
+  return "(" + h + ")";
 }
 
 }  // namespace addscope

@@ -26,7 +26,17 @@ struct WaitsReportOptions {
   double threshold_s = 10e-6;
   StarvationRule starved;
   std::string output;  ///< "" : stderr (the path as given, %p/%r unexpanded)
+  bool json = false;   ///< a JSON report is written (ADDSCOPE_WAITS_JSON)
+  /// Started by addscope-waits (ADDSCOPE_WAITS_LAUNCHER=1): hints name its
+  /// flags, not the variables.
+  bool launcher = false;
 };
+
+/// The hint after a table cut short: how to see more, in the words the user
+/// typed — "--top, --threshold; all with --json FILE" under the launcher,
+/// "ADDSCOPE_WAITS_TOP, ADDSCOPE_WAITS_THRESHOLD; all in the JSON" with a
+/// JSON written. `threshold`: the table also drops rows under it.
+std::string more_rows_hint(const WaitsReportOptions& opt, bool threshold);
 
 /// The options from the environment (`getenv`, or the given lookup for
 /// tests); each variable that does not parse adds a message naming it, its

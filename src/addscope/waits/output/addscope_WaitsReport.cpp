@@ -179,8 +179,7 @@ void write_sites(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     if (below)
       os << below << (below == 1 ? " call site" : " call sites") << " under "
          << format_seconds(opt.threshold_s);
-    os << " (ADDSCOPE_WAITS_TOP, ADDSCOPE_WAITS_THRESHOLD; all in the "
-          "JSON)\n";
+    os << " " << more_rows_hint(opt, true) << "\n";
   }
 }
 
@@ -251,7 +250,8 @@ void write_shapes(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
   std::size_t shown = 0;
   for (const auto& l : lines) {
     if (shown++ >= opt.top) {
-      os << "    ... " << lines.size() - opt.top << " more in the JSON\n";
+      os << "    ... " << lines.size() - opt.top << " more "
+         << more_rows_hint(opt, false) << "\n";
       break;
     }
     os << "    " << l.second << "\n";
@@ -359,7 +359,7 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
   }
   if (w.kernels.size() > opt.top)
     os << "    ... " << w.kernels.size() - opt.top
-       << " more kernels in the JSON (ADDSCOPE_WAITS_TOP)\n";
+       << " more kernels " << more_rows_hint(opt, false) << "\n";
 }
 
 void write_regions(std::ostream& os, const WaitsSnapshot& w) {
