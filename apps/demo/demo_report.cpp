@@ -65,6 +65,14 @@ std::string header(const DemoRun& r) {
   return s + "\n";
 }
 
+/// A row of the table: `cells` without the "ran as" column, which `ran`
+/// fills (only configurations have one).
+void add_row(apps::Table& table, std::vector<std::string> cells,
+             const std::string& ran = "") {
+  cells.insert(cells.begin() + std::min<std::size_t>(2, cells.size()), ran);
+  table.add(cells);
+}
+
 /// Steps 1 and 2: the seed experiment.
 void seed_rows(const DemoRun& r, apps::Table& table) {
   const ReadAfterLaunch& seq = r.seq;
@@ -72,35 +80,50 @@ void seed_rows(const DemoRun& r, apps::Table& table) {
   const std::string& label = seq.label;
   const double naive_gbps =
       gbps(add_bytes(seq.n, r.elem_size), seq.completion_s);
-  table.add({"1 naive", "launch " + label, t(seq.naive_launch_s)});
-  table.add(
+  add_row(table, {"1 naive", "launch " + label, t(seq.naive_launch_s)});
+  add_row(table, 
       {"1 naive", "create_mirror_view(" + elem + ")", t(seq.naive_mirror_s)});
-  table.add({"1 naive", "deep_copy(" + elem + ")", t(seq.naive_copy_s)});
-  table.add(
+  add_row(table, {"1 naive", "deep_copy(" + elem + ")", t(seq.naive_copy_s)});
+  add_row(table, 
       {"1 naive", "read " + elem + " (the two above)", t(seq.naive_read_s())});
-  table.add({"2 fenced", "launch " + label, t(seq.fenced_launch_s)});
-  table.add({"2 fenced", "launch + fence (the kernel)", t(seq.completion_s),
+  add_row(table, {"2 fenced", "launch " + label, t(seq.fenced_launch_s)});
+  add_row(table, {"2 fenced", "launch + fence (the kernel)", t(seq.completion_s),
              format_gbps(naive_gbps), pct_peak(r.dev, naive_gbps), kAddBytes});
-  table.add({"2 fenced",
+  add_row(table, {"2 fenced",
              fmt::format("read {} (median of {})", elem, seq.fenced_read.count),
              t(seq.fenced_read_s()), "", "",
              fmt::format("min {} max {}", t(seq.fenced_read.min_s),
                          t(seq.fenced_read.max_s))});
 }
 
+/// What configuration i resolved to, where that differs from what was
+/// asked ("" otherwise): both parse back with --config.
+std::string ran_as(const DemoRun& r, std::size_t i) {
+  return r.ran_as[i] == r.configs[i] ? std::string() : r.ran_as[i];
+}
+
+/// Configuration i as the user can type it, with what it ran as.
+std::string config_name(const DemoRun& r, std::size_t i) {
+  const std::string ran = ran_as(r, i);
+  return ran.empty() ? r.configs[i] : r.configs[i] + " (ran as " + ran + ")";
+}
+
 /// Steps 3 to 5: the configurations, transfers and references.
 void other_rows(const DemoRun& r, apps::Table& table) {
   const std::int64_t n = r.seq.n;
-  for (const auto& p : r.phases) {
+  for (std::size_t i = 0; i < r.phases.size(); ++i) {
+    const PhaseResult& p = r.phases[i];
     std::string note =
         std::string(kAddBytes) + "; launch " + t(p.launch.median_s);
     if (p.device.count) note += ", device " + t(p.device.median_s);
-    table.add({"3 fenced", p.label + " (median)", t(p.completion.median_s),
-               format_gbps(p.gbps_median), pct_peak(r.dev, p.gbps_median),
-               note});
+    add_row(table,
+            {"3 fenced", "add " + r.configs[i] + " (median)",
+             t(p.completion.median_s), format_gbps(p.gbps_median),
+             pct_peak(r.dev, p.gbps_median), note},
+            ran_as(r, i));
   }
   for (const auto& tr : r.transfers)
-    table.add(
+    add_row(table, 
         {"4 transfer",
          copy_name(tr.what, r.dev) + " " + to_string(tr.memory) + " (median)",
          t(tr.time.median_s), format_gbps(tr.gbps_median), "",
@@ -111,7 +134,7 @@ void other_rows(const DemoRun& r, apps::Table& table) {
     if (!ref.clean || noise.exceeded_by(ref.result.time))
       note += fmt::format("; noisy: max {:.1f}x min",
                           spread_ratio(ref.result.time));
-    table.add({"5 reference", copy_name(ref.result.what, r.dev) + " (median)",
+    add_row(table, {"5 reference", copy_name(ref.result.what, r.dev) + " (median)",
                t(ref.result.time.median_s), format_gbps(ref.result.gbps_median),
                pct_peak(r.dev, ref.result.gbps_median), note});
   }
@@ -120,13 +143,16 @@ void other_rows(const DemoRun& r, apps::Table& table) {
 /// Items 3 to 5, each from the numbers of its step.
 std::string other_sentences(const DemoRun& r) {
   std::string s;
-  for (const auto& p : r.phases)
+  for (std::size_t i = 0; i < r.phases.size(); ++i) {
+    const PhaseResult& p = r.phases[i];
     s += fmt::format(
-        "3. {} takes {} ({} GB/s{})\n", p.label, t(p.completion.median_s),
+        "3. {} takes {} ({} GB/s{})\n", config_name(r, i),
+        t(p.completion.median_s),
         format_gbps(p.gbps_median),
         r.dev.dram_peak_gbps > 0
             ? ", " + pct_peak(r.dev, p.gbps_median) + " of the DRAM peak"
             : std::string());
+  }
   for (const auto& tr : r.transfers) {
     std::string what = copy_name(tr.what, r.dev);
     what[0] = char(std::toupper(static_cast<unsigned char>(what[0])));
@@ -144,13 +170,15 @@ std::string other_sentences(const DemoRun& r) {
 }
 
 std::string conclusion(const DemoRun& r, const ReadAfterLaunchExplanation& e) {
-  const PhaseResult* best = nullptr;
-  for (const auto& p : r.phases)
-    if (!best || p.completion.median_s < best->completion.median_s) best = &p;
+  std::size_t best = r.phases.size();
+  for (std::size_t i = 0; i < r.phases.size(); ++i)
+    if (best == r.phases.size() ||
+        r.phases[i].completion.median_s < r.phases[best].completion.median_s)
+      best = i;
   std::string s = "\nConclusion: " + e.conclusion;
-  if (best)
+  if (best < r.phases.size())
     s += fmt::format("; the fastest configuration tried, {}, takes {}",
-                     best->label, t(best->completion.median_s));
+                     config_name(r, best), t(r.phases[best].completion.median_s));
   s += ".\n";
   s += r.verified ? "All results verified: every element of out equals x + y, "
                     "compared on the device after each configuration.\n"
@@ -161,7 +189,8 @@ std::string conclusion(const DemoRun& r, const ReadAfterLaunchExplanation& e) {
 }  // namespace
 
 std::string render_text(const DemoRun& r) {
-  apps::Table table({"step", "what", "time", "GB/s", "% peak", "note"});
+  apps::Table table(
+      {"step", "what", "ran as", "time", "GB/s", "% peak", "note"});
   seed_rows(r, table);
   other_rows(r, table);
   std::string s = header(r) + table.text() + "\n";
@@ -184,6 +213,7 @@ json run_json(const DemoRun& r) {
   for (std::size_t i = 0; i < r.phases.size(); ++i) {
     json p = to_json(r.phases[i]);
     p["config"] = r.configs[i];
+    p["ran_as"] = r.ran_as[i];
     p["check"] = to_json(r.checks[i]);
     p["pct_of_dram_peak"] =
         r.dev.dram_peak_gbps > 0

@@ -29,6 +29,7 @@ struct DemoRun {
   ReadAfterLaunch seq;               ///< steps 1 and 2
   Verification naive_check;          ///< every element, after the naive launch
   std::vector<std::string> configs;  ///< --configs as given
+  std::vector<std::string> ran_as;   ///< what each resolved to ("range:ilp=1")
   std::vector<PhaseResult> phases;   ///< step 3, one per configuration
   std::vector<Verification> checks;  ///< after each configuration
   std::vector<TransferResult> transfers;  ///< step 4
@@ -136,10 +137,12 @@ DemoRun measure_run(const DemoOptions& o, const char* type_name) {
   mo.warmup = o.common.warmup;
   mo.repeat = o.common.repeat;
   for (const auto& c : o.common.configs) {
-    const std::string label =
-        c.kernel_label(apps::resolve_as(o.configs_flag, exec, x, y, out, c));
+    const LaunchConfig ran =
+        apps::resolve_as(o.configs_flag, exec, x, y, out, c);
+    const std::string label = c.kernel_label(ran);
     Kokkos::deep_copy(out, T(0));
     run.configs.push_back(c.to_string());
+    run.ran_as.push_back(ran.to_string());
     run.phases.push_back(measure_phases(
         exec, label, n, add_bytes(n, sizeof(T)),
         [&] { add(exec, x, y, out, c); }, mo));

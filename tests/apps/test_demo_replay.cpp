@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "addscope/launch/addscope_LaunchConfig.hpp"
 #include "common/addscope_apps_Types.hpp"
 #include "demo_report.hpp"
 #include "replay_json.hpp"
@@ -62,6 +63,29 @@ ReadAfterLaunch seed(const json& run) {
   return r;
 }
 
+// What a recorded configuration ran as: its `ran_as`, or, in runs recorded
+// before the demo wrote one, read off its kernel label
+// ("addscope::add[team:auto(8448x64)]" -> team:8448x64,
+// "addscope::add[range:pack(ilp=1)]" -> range:pack,ilp=1).
+std::string ran_as(const json& c) {
+  if (c.contains("ran_as")) return c.at("ran_as");
+  const std::string config = c.at("config"), label = c.at("label");
+  const auto open = label.find('['), paren = label.find('(', open);
+  if (paren == std::string::npos) return config;
+  const std::string base = label.substr(open + 1, paren - open - 1);
+  const std::string res =
+      label.substr(paren + 1, label.rfind(')') - paren - 1);
+  std::string ran;
+  if (base.rfind("team", 0) == 0) {
+    ran = "team:" + res;
+  } else {
+    const auto colon = base.find(':');
+    const std::string opts = colon == std::string::npos ? "" : base.substr(colon + 1);
+    ran = "range:" + (opts.empty() ? res : opts + "," + res);
+  }
+  return parse_launch_config(ran).to_string();
+}
+
 demo::DemoRun run_from(const json& j) {
   demo::DemoRun r;
   r.type = j.at("type");
@@ -73,6 +97,7 @@ demo::DemoRun run_from(const json& j) {
   r.naive_check = replay::check(j.at("read_after_launch").at("check"));
   for (const auto& c : j.at("configs")) {
     r.configs.push_back(c.at("config"));
+    r.ran_as.push_back(ran_as(c));
     r.phases.push_back(replay::phases(c));
     r.checks.push_back(replay::check(c.at("check")));
   }
