@@ -5,6 +5,7 @@ set(addscope_WAITS_SOURCES
   addscope/waits/addscope_SyncTracker.cpp
   addscope/waits/addscope_TrackerEvents.cpp
   addscope/waits/addscope_TrackerDevice.cpp
+  addscope/waits/addscope_WaitsSettings.cpp
   addscope/waits/record/addscope_NameCache.cpp
   addscope/waits/record/addscope_ThreadLog.cpp
   addscope/waits/record/addscope_LogRegistry.cpp

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "addscope/addscope_Version.hpp"
+#include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "waits_child.hpp"
 #include "waits_flags.hpp"
 #include "waits_started.hpp"
@@ -68,8 +69,7 @@ int main(int argc, char** argv) {
     const WaitsFlag& f = waits_flags()[i];
     std::string names = f.flag;
     if (std::string(f.flag) == "--output") names = "-o,--output";
-    app.add_option(names, values[i],
-                   std::string(f.help) + " (" + f.variable + ")")
+    app.add_option(names, values[i], f.help + " (" + f.variable + ")")
         ->type_name(f.value_name);
   }
   std::string tool_flag, load_flag;
@@ -87,12 +87,22 @@ int main(int argc, char** argv) {
   app.add_flag("-v,--verbose", verbose,
                "say what is set, and where the tool started "
                "(ADDSCOPE_WAITS_VERBOSE=1: the tool says how it came in)");
+  bool variables = false;
+  app.add_flag("--variables", variables,
+               "print every variable the tool reads (a Markdown table: "
+               "variable, flag, default, meaning) and exit");
+  const std::string docs = docs_folder(launcher_folder(argv[0]));
   app.footer(
       "The program and its arguments follow '--' (or the first argument "
       "that is not an option). Paths may hold %p (the process id) and %r "
       "(the MPI rank). Each flag sets its variable for the program; a "
-      "variable already set is kept when its flag is not given (the table "
-      "of every variable: docs/waits-report.md).\n"
+      "variable already set is kept when its flag is not given (every "
+      "variable: --variables).\n"
+      "Documentation: " +
+      (docs.empty() ? std::string("docs/ of addscope's sources")
+                    : docs + "/waits-report.md (the report and its JSON), " +
+                          docs + "/waits-tool.md (how it works)") +
+      "\n"
       "Exit status: the program's; 128+N when a signal N ended it; 127 when "
       "the program is not found, 126 when it cannot be run; 2 for bad flags "
       "or no tool found (nothing run).\n"
@@ -102,7 +112,7 @@ int main(int argc, char** argv) {
       "so: the program loaded no Kokkos Tools library and made no CUDA "
       "call.\n"
       "Examples:\n"
-      "  addscope-waits -- python3 seed.py\n"
+      "  addscope-waits -- python3 train.py\n"
       "  addscope-waits --json waits.json --trace trace.json -- ./app "
       "--n 1000");
 
@@ -134,6 +144,11 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
+  }
+
+  if (variables) {
+    std::cout << addscope::waits_settings_markdown();
+    return 0;
   }
 
   std::vector<std::pair<std::string, std::string>> set;

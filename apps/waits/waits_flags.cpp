@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 
 namespace addscope {
@@ -53,33 +54,16 @@ void check_output_path(const WaitsFlag& f, const std::string& value) {
 }  // namespace
 
 const std::vector<WaitsFlag>& waits_flags() {
-  static const std::vector<WaitsFlag> flags = {
-      {"--output", "ADDSCOPE_WAITS_OUTPUT", "FILE",
-       "write the text report to FILE instead of stderr"},
-      {"--json", "ADDSCOPE_WAITS_JSON", "FILE",
-       "also write the report as JSON (docs/waits-report.md)"},
-      {"--trace", "ADDSCOPE_WAITS_TRACE", "FILE",
-       "write a Chrome trace (Perfetto, chrome://tracing)"},
-      {"--top", "ADDSCOPE_WAITS_TOP", "N",
-       "rows per table: call sites, kernels (1 to 1000000; default 10)"},
-      {"--threshold", "ADDSCOPE_WAITS_THRESHOLD", "DURATION",
-       "call sites waiting less in all are counted, not listed (default "
-       "10us)"},
-      {"--starved-threads", "ADDSCOPE_WAITS_STARVED_THREADS", "FRACTION",
-       "starved: fewer threads in flight than this share of the resident "
-       "ones (default 0.125)"},
-      {"--starved-share", "ADDSCOPE_WAITS_STARVED_SHARE", "FRACTION",
-       "... and at least this share of all kernels' device time (default "
-       "0.01)"},
-      {"--starved-min", "ADDSCOPE_WAITS_STARVED_MIN", "DURATION",
-       "... and at least this long in all (default 1ms)"},
-      {"--device", "ADDSCOPE_WAITS_DEVICE", "MODE",
-       "how the device is watched: cupti (kernel records and callbacks; the "
-       "default), callbacks (no kernel records: waits are bounds), none "
-       "(Kokkos' events only)"},
-      {"--cupti-lib", "ADDSCOPE_CUPTI_LIB", "LIB",
-       "the libcupti to open first (a path, or a name the loader finds)"},
-  };
+  static const std::vector<WaitsFlag> flags = [] {
+    std::vector<WaitsFlag> v;
+    for (const WaitsSetting& w : waits_settings()) {
+      if (!w.flag || !*w.value_name || w.flag[1] != '-') continue;  // -v: a switch
+      std::string help = w.help;
+      if (w.fallback[0] != '(') help += std::string(" (default ") + w.fallback + ")";
+      v.push_back({w.flag, w.variable, w.value_name, help});
+    }
+    return v;
+  }();
   return flags;
 }
 

@@ -1,9 +1,8 @@
-// addscope-waits — the flags that become the tool's environment variables
-// (ADDSCOPE_WAITS_OUTPUT, _JSON, _TRACE, _TOP, _THRESHOLD, _STARVED_*,
-// _DEVICE, ADDSCOPE_CUPTI_LIB, _VERBOSE), validated by the tool's own
-// parser (output/addscope_WaitsOptions.cpp, compiled in), so that the
-// launcher accepts exactly what the tool does; and --load, which says
-// which of the variables that load the tool to set.
+// addscope-waits — the flags that become the tool's environment variables,
+// from the tool's own settings table (addscope_WaitsSettings.hpp), validated
+// by the tool's own parser (output/addscope_WaitsOptions.cpp, compiled in),
+// so that the launcher accepts exactly what the tool does; and --load,
+// which says which of the variables that load the tool to set.
 #ifndef ADDSCOPE_APPS_WAITS_FLAGS_HPP
 #define ADDSCOPE_APPS_WAITS_FLAGS_HPP
 
@@ -22,9 +21,10 @@ struct WaitsFlag {
   const char* flag;        ///< "--top"
   const char* variable;    ///< "ADDSCOPE_WAITS_TOP"
   const char* value_name;  ///< "N", "FILE", ... (for --help)
-  const char* help;
+  std::string help;        ///< the setting's help and its default
 };
-/// Every flag that sets a variable of the tool, in --help's order.
+/// Every flag that takes a value and sets a variable of the tool, in
+/// --help's order (the settings table's).
 const std::vector<WaitsFlag>& waits_flags();
 
 /// A bad value: the message names the flag, the value and what is allowed.

@@ -14,6 +14,12 @@
 #ifndef ADDSCOPE_WAITS_INSTALL_RELATIVE
 #define ADDSCOPE_WAITS_INSTALL_RELATIVE "../lib"
 #endif
+#ifndef ADDSCOPE_WAITS_DOC_RELATIVE
+#define ADDSCOPE_WAITS_DOC_RELATIVE "../share/doc/addscope"
+#endif
+#ifndef ADDSCOPE_WAITS_SOURCE_DOCS
+#define ADDSCOPE_WAITS_SOURCE_DOCS ""
+#endif
 #ifndef ADDSCOPE_WAITS_BUILD_RELATIVE
 #define ADDSCOPE_WAITS_BUILD_RELATIVE "../../src"
 #endif
@@ -46,6 +52,20 @@ std::string launcher_folder(const char* argv0) {
     return folder_of(buf);
   }
   if (argv0 && std::strchr(argv0, '/')) return folder_of(absolute_path(argv0));
+  return "";
+}
+
+std::string docs_folder(const std::string& launcher_folder) {
+  struct stat st {};
+  for (const std::string& d :
+       {launcher_folder.empty()
+            ? std::string()
+            : launcher_folder + "/" + ADDSCOPE_WAITS_DOC_RELATIVE,
+        std::string(ADDSCOPE_WAITS_SOURCE_DOCS)}) {
+    if (d.empty()) continue;
+    if (::stat((d + "/waits-report.md").c_str(), &st) == 0)
+      return absolute_path(d);
+  }
   return "";
 }
 

@@ -26,6 +26,11 @@ std::string find_tool(const std::vector<std::string>& candidates);
 /// file, unreadable.
 std::string tool_problem(const std::string& path);
 
+/// The folder of the waits tool's documents: installed beside the
+/// launcher (<bindir>/../share/doc/addscope), else the sources' docs/ of
+/// the build tree; "" if neither exists.
+std::string docs_folder(const std::string& launcher_folder);
+
 /// `path` made absolute (against the working folder), symbolic links
 /// resolved when it exists.
 std::string absolute_path(const std::string& path);

@@ -41,12 +41,12 @@ expect("KOKKOS_TOOLS_LIBS=${_real_prefix}/")
 expect("libaddscope_waits.so\n")
 expect("ADDSCOPE_WAITS_TOP=3")
 
-# 2. The README's snippets, exactly as printed there.
+# 2. The snippets of docs/library.md (README), exactly as printed there.
 file(READ ${README} readme)
 function(snippet name file)
   string(REGEX MATCH "<!-- readme-snippet: ${name} -->[^`]*```cpp\n(.*)" m "${readme}")
   if(NOT m)
-    message(FATAL_ERROR "README.md has no '<!-- readme-snippet: ${name} -->' block")
+    message(FATAL_ERROR "${README} has no '<!-- readme-snippet: ${name} -->' block")
   endif()
   string(FIND "${CMAKE_MATCH_1}" "```" end)
   string(SUBSTRING "${CMAKE_MATCH_1}" 0 ${end} text)

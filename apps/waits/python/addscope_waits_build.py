@@ -71,7 +71,8 @@ def _build(stage, build_dir):
         _run([cmake, "-S", ROOT, "-B", build_dir, *generator,
               "-DCMAKE_BUILD_TYPE=Release", "-Daddscope_WAITS_ONLY=ON",
               "-Daddscope_ENABLE_TESTS=OFF", f"-DCMAKE_INSTALL_PREFIX={stage}",
-              "-DCMAKE_INSTALL_BINDIR=bin", "-DCMAKE_INSTALL_LIBDIR=lib"], log)
+              "-DCMAKE_INSTALL_BINDIR=bin", "-DCMAKE_INSTALL_LIBDIR=lib",
+              "-DCMAKE_INSTALL_DOCDIR=share/doc/addscope"], log)
         _run([cmake, "--build", build_dir, "-j", jobs], log)
         _run([cmake, "--install", build_dir], log)
 
@@ -102,13 +103,14 @@ def _write_wheel(wheel_directory, stage, version):
     for f in sorted(os.listdir(package)):
         if f.endswith(".py"):
             files.append((f"{NAME}/{f}", os.path.join(package, f), False))
-    for sub in ("bin", "lib"):
-        folder = os.path.join(stage, sub)
-        for f in sorted(os.listdir(folder)):
-            path = os.path.join(folder, f)
-            if os.path.islink(path) or not os.path.isfile(path):
-                continue  # versioned .so links: the tool is opened by its one name
-            files.append((f"{NAME}/{sub}/{f}", path, os.access(path, os.X_OK)))
+    for sub in ("bin", "lib", "share"):  # share/doc/addscope: what --help names
+        for folder, _, names in sorted(os.walk(os.path.join(stage, sub))):
+            for f in sorted(names):
+                path = os.path.join(folder, f)
+                if os.path.islink(path) or not os.path.isfile(path):
+                    continue  # versioned .so links: the tool is opened by its one name
+                rel = os.path.relpath(path, stage).replace(os.sep, "/")
+                files.append((f"{NAME}/{rel}", path, os.access(path, os.X_OK)))
     files.append((f"{dist_info}/METADATA", _metadata(version).encode(), False))
     files.append((f"{dist_info}/WHEEL",
                   ("Wheel-Version: 1.0\nGenerator: addscope_waits_build\n"
