@@ -77,4 +77,17 @@ rc=$?
 set -e
 [[ $rc -eq 2 ]] || { cat "$work/noscript.txt" >&2; fail "no script: exit $rc, expected 2"; }
 expect "$work/noscript.txt" "no script given"
-echo "tool_only: passed (cmake and pip installs; the launcher, python -m addscope_waits)"
+# No compiler toolchain (no cmake on PATH): one clear line, a non-zero exit,
+# nothing installed.
+"$python" -m venv "$work/venv-bare"
+set +e
+(cd "$ROOT" && env PATH="$work/venv-bare/bin" "$work/venv-bare/bin/pip" install --no-index \
+  --no-build-isolation --disable-pip-version-check . ) > "$work/pip-nocmake.log" 2>&1
+rc=$?
+set -e
+[[ $rc -ne 0 ]] || fail "pip install without cmake exited 0"
+expect "$work/pip-nocmake.log" "addscope-waits build: cmake not found on PATH"
+"$work/venv-bare/bin/python" -c "import addscope_waits" 2>/dev/null &&
+  fail "pip install without cmake left addscope_waits installed"
+[[ ! -e "$work/venv-bare/bin/addscope-waits" ]] || fail "a half-installed addscope-waits"
+echo "tool_only: passed (cmake and pip installs; the launcher, python -m addscope_waits; no cmake: refused, nothing installed)"
