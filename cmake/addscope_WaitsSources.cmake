@@ -33,7 +33,7 @@ set(addscope_WAITS_SOURCES
   addscope/waits/device/addscope_CuptiLibrary.cpp
   addscope/waits/device/addscope_CuptiSource.cpp
   addscope/waits/output/addscope_ChromeTrace.cpp
-  addscope/waits/output/addscope_Format.cpp
+  addscope/waits/output/addscope_AttributionText.cpp
   addscope/waits/output/addscope_IdleReport.cpp
   addscope/waits/output/addscope_IdleTrace.cpp
   addscope/core/addscope_Format.cpp

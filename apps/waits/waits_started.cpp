@@ -9,6 +9,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "addscope/waits/tool/addscope_StartedLine.hpp"
+
 namespace addscope {
 namespace apps {
 
@@ -17,12 +19,9 @@ std::vector<ToolStart> parse_started(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    std::istringstream l(line);
-    ToolStart s;
-    if (!(l >> s.front_door >> s.pid) || s.pid <= 0) continue;
-    if (s.front_door != "kokkos" && s.front_door != "cuda-injection") continue;
-    std::getline(l >> std::ws, s.detail);
-    out.push_back(s);
+    StartedLine s;
+    if (parse_started_line(line, &s))
+      out.push_back({s.front_door, s.pid, s.detail});
   }
   return out;
 }

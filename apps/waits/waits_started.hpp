@@ -1,9 +1,9 @@
 // addscope-waits — did the tool start? The launcher's side of the protocol
 // of src/addscope/waits/tool/addscope_ToolStart.hpp: a fresh file of its
 // own (mode 0600, in $TMPDIR or /tmp), named to the program in
-// ADDSCOPE_WAITS_STARTED; each process in which the tool starts appends
-// "<front door> <pid>[ <detail>]"; after the program, the launcher reads
-// the lines and removes the file. A launcher run under another one passes
+// ADDSCOPE_WAITS_STARTED; each process in which the tool starts appends a
+// line (its format: addscope_StartedLine.hpp); after the program, the launcher
+// reads the lines and removes the file. A launcher run under another one passes
 // its lines on to the outer one's file.
 #ifndef ADDSCOPE_APPS_WAITS_STARTED_HPP
 #define ADDSCOPE_APPS_WAITS_STARTED_HPP

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "addscope/addscope_Json.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "waits_sim.hpp"
 

@@ -5,10 +5,12 @@
 // report prints when there is none.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -43,8 +45,8 @@ TEST(WaitsCuptiLibrary, LoaderNamesOnlyWhenNothingElseIsKnown) {
   in.env_lib.clear();
   in.runtime_version = 11000;
   const std::vector<std::string> want11 = {
-      "libcupti.so.11.0", "libcupti.so.11", "libcupti.so.11.8", "libcupti.so",
-      "libcupti.so.13",   "libcupti.so.12"};
+      "libcupti.so.11.0", "libcupti.so.11", "libcupti.so.11.8",
+      "libcupti.so",      "libcupti.so.13", "libcupti.so.12"};
   EXPECT_EQ(cupti_library_candidates(in), want11);
   in.runtime_version = 13000;
   const auto d = cupti_library_candidates(in);
@@ -102,12 +104,16 @@ TEST(WaitsCuptiLibrary, ToolkitAndCondaLayouts) {
   const auto f = cupti_search_folders(in);
   ASSERT_GE(f.size(), 2u);
   EXPECT_EQ(f[0], "/usr/local/cuda-13.0/targets/x86_64-linux/lib");
-  EXPECT_EQ(f[1], "/usr/local/cuda-13.0/targets/x86_64-linux/extras/CUPTI/lib64");
+  EXPECT_EQ(f[1],
+            "/usr/local/cuda-13.0/targets/x86_64-linux/extras/CUPTI/lib64");
   const auto extras = at(f, "/usr/local/cuda-13.0/extras/CUPTI/lib64");
   EXPECT_GE(extras, 0);
   EXPECT_LT(extras, at(f, "/opt/conda/envs/x/lib"));
-  EXPECT_LT(at(f, "/opt/conda/envs/x/lib"), at(f, "/opt/cuda-home/extras/CUPTI/lib64"));
-  EXPECT_EQ(std::count(f.begin(), f.end(), "/usr/local/cuda-13.0/extras/CUPTI/lib64"), 1);
+  EXPECT_LT(at(f, "/opt/conda/envs/x/lib"),
+            at(f, "/opt/cuda-home/extras/CUPTI/lib64"));
+  EXPECT_EQ(
+      std::count(f.begin(), f.end(), "/usr/local/cuda-13.0/extras/CUPTI/lib64"),
+      1);
   // A toolkit's lib64 (the link into targets/): its extras beside it.
   in = CuptiSearchInputs{};
   in.cudart_dir = "/opt/cuda/lib64";
@@ -122,10 +128,14 @@ TEST(WaitsCuptiLibrary, NotFoundSaysWhereItLookedAndHowToFixIt) {
   const std::string m = cupti_not_found_message(in);
   EXPECT_NE(m.find("no libcupti found for CUDA 12.4"), std::string::npos) << m;
   EXPECT_NE(m.find("ADDSCOPE_CUPTI_LIB (unset)"), std::string::npos) << m;
-  EXPECT_NE(m.find("no CUDA toolkit, pip or conda CUPTI folder"), std::string::npos) << m;
+  EXPECT_NE(m.find("no CUDA toolkit, pip or conda CUPTI folder"),
+            std::string::npos)
+      << m;
   EXPECT_NE(m.find("set ADDSCOPE_CUPTI_LIB"), std::string::npos) << m;
-  EXPECT_NE(m.find("pip install nvidia-cuda-cupti-cu12"), std::string::npos) << m;
-  EXPECT_EQ(m.find("/nonexistent"), std::string::npos) << "folders that do not exist: " << m;
+  EXPECT_NE(m.find("pip install nvidia-cuda-cupti-cu12"), std::string::npos)
+      << m;
+  EXPECT_EQ(m.find("/nonexistent"), std::string::npos)
+      << "folders that do not exist: " << m;
   EXPECT_EQ(m.find('\n'), std::string::npos) << "one line: " << m;
   // A folder that exists is named.
   const auto dir = std::filesystem::temp_directory_path() /
@@ -136,10 +146,12 @@ TEST(WaitsCuptiLibrary, NotFoundSaysWhereItLookedAndHowToFixIt) {
   const std::string n = cupti_not_found_message(in);
   std::filesystem::remove_all(dir);
   EXPECT_NE(n.find((dir / "lib").string()), std::string::npos) << n;
-  EXPECT_NE(n.find("ADDSCOPE_CUPTI_LIB = '/x/libcupti.so'"), std::string::npos) << n;
+  EXPECT_NE(n.find("ADDSCOPE_CUPTI_LIB = '/x/libcupti.so'"), std::string::npos)
+      << n;
   in.runtime_version = 13000;  // CUDA 13's wheel has no -cuNN suffix
-  EXPECT_NE(cupti_not_found_message(in).find("pip install nvidia-cuda-cupti to see"),
-            std::string::npos);
+  EXPECT_NE(
+      cupti_not_found_message(in).find("pip install nvidia-cuda-cupti to see"),
+      std::string::npos);
 }
 
 // The inputs this process shows: a libcudart loaded from a pip layout gives
@@ -150,9 +162,20 @@ TEST(WaitsCuptiLibrary, InputsFromTheLoadedRuntimeAndTheEnvironment) {
   GTEST_SKIP() << "no stand-in runtime in this build (a CUDA build)";
 #else
   namespace fs = std::filesystem;
-  const fs::path root = fs::temp_directory_path() /
-                        ("addscope-sp-" + std::to_string(::getpid()));
-  const fs::path lib = root / "lib/python3.12/site-packages/nvidia/cuda_runtime/lib";
+  bool loaded = false;  // (each test runs alone under ctest; not so by hand)
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        if (info->dlpi_name && std::strstr(info->dlpi_name, "libcudart.so."))
+          *static_cast<bool*>(data) = true;
+        return 0;
+      },
+      &loaded);
+  if (loaded)
+    GTEST_SKIP() << "a CUDA runtime is loaded in this process already";
+  const fs::path root =
+      fs::temp_directory_path() / ("addscope-sp-" + std::to_string(::getpid()));
+  const fs::path lib =
+      root / "lib/python3.12/site-packages/nvidia/cuda_runtime/lib";
   fs::create_directories(lib);
   fs::copy_file(ADDSCOPE_FAKE_CUDART, lib / "libcudart.so.12");
   void* h = dlopen((lib / "libcudart.so.12").c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -171,7 +194,8 @@ TEST(WaitsCuptiLibrary, InputsFromTheLoadedRuntimeAndTheEnvironment) {
   EXPECT_GE(at(in.site_packages, sp), 0) << "site-packages not seen";
   // The launcher's Python's folders after those of what was loaded.
   EXPECT_GT(at(in.site_packages, "/venv/sp"), at(in.site_packages, sp));
-  EXPECT_EQ(at(in.site_packages, "/user/sp"), at(in.site_packages, "/venv/sp") + 1);
+  EXPECT_EQ(at(in.site_packages, "/user/sp"),
+            at(in.site_packages, "/venv/sp") + 1);
   EXPECT_EQ(at(in.site_packages, ""), -1);
   EXPECT_EQ(in.conda_prefix, "/opt/conda");
   ASSERT_GE(in.cuda_roots.size(), 2u);

@@ -2,7 +2,7 @@
 // (the waits tool's waits[] and the apps' attribution[]).
 #include <gtest/gtest.h>
 
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 #include "addscope/waits/output/addscope_WaitsJson.hpp"
 
 namespace {

@@ -24,7 +24,7 @@
 #include "addscope/waits/device/addscope_CuptiAbi.hpp"
 #include "addscope/waits/device/addscope_CuptiLibrary.hpp"
 #include "addscope/waits/device/addscope_CuptiSource.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "waits_sim.hpp"
@@ -390,7 +390,8 @@ TEST(WaitsOutput, ACudaProgramWithoutCuptiIsUnseenNotHost) {
   addscope::write_waits_report(os, w);
   const std::string r = os.str();
   EXPECT_NE(r.find("the device unseen (CUPTI not loaded: no libcupti found"),
-            std::string::npos) << r;
+            std::string::npos)
+      << r;
   EXPECT_EQ(r.find("host backend"), std::string::npos) << r;
   EXPECT_EQ(r.find("no call waited"), std::string::npos) << r;
   EXPECT_NE(r.find("need CUPTI"), std::string::npos) << r;
@@ -416,7 +417,8 @@ TEST(WaitsOutput, MoreRowsHintSpeaksTheWordsTheUserTyped) {
   EXPECT_EQ(addscope::more_rows_hint(o, true),
             "(--top, --threshold; all in the JSON)");
   o.json = false;
-  EXPECT_EQ(addscope::more_rows_hint(o, false), "(--top; all with --json FILE)");
+  EXPECT_EQ(addscope::more_rows_hint(o, false),
+            "(--top; all with --json FILE)");
   // Read from the environment the launcher and --json set.
   const auto env = addscope::waits_options_from_environment(
       nullptr, [](const char* v) -> const char* {

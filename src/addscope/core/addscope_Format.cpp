@@ -1,8 +1,31 @@
 #include "addscope/core/addscope_Format.hpp"
 
 #include <cstdio>
+#include <string>
 
 namespace addscope {
+
+std::string thousands(long long n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  const int len = int(digits.size());
+  for (int i = 0; i < len; ++i) {
+    if (i > 0 && (len - i) % 3 == 0) out += ',';
+    out += digits[std::size_t(i)];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string format_share(double fraction) {
+  char b[32];
+  const double p = 100 * fraction;
+  std::snprintf(b, sizeof b, p > 0 && p < 0.1 ? "%.2f%%" : "%.1f%%", p);
+  return b;
+}
+
+std::string format_count(std::uint64_t n, const char* one, const char* many) {
+  return thousands((long long)n) + " " + (n == 1 ? one : many);
+}
 
 std::string format_seconds(double s) {
   char buf[64];

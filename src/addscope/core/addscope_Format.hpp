@@ -23,6 +23,13 @@ std::string format_seconds(double s);
 std::string format_bytes(std::uint64_t b);
 /// A rate in GB/s with one decimal: "3650.2".
 std::string format_gbps(double gbps);
+/// 270336 -> "270,336".
+std::string thousands(long long n);
+/// A share of a whole, from a fraction: "1.3%", and two decimals below
+/// 0.1% ("0.02%") so that a small share never reads as none.
+std::string format_share(double fraction);
+/// A count and its noun: "1 call", "1,024 calls".
+std::string format_count(std::uint64_t n, const char* one, const char* many);
 /// "88%" (no decimals) from a percentage; "n/a" if `known` is false.
 std::string format_pct(double percent, bool known = true);
 /// log2(n) if n is a power of two (n >= 1), else -1.

@@ -9,14 +9,6 @@
 
 namespace addscope {
 
-bool cuda_memcpy_available() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  return true;
-#else
-  return false;
-#endif
-}
-
 #if defined(KOKKOS_ENABLE_CUDA)
 namespace {
 /// The whole device as an "execution space" to fence.

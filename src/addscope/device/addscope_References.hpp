@@ -65,9 +65,6 @@ inline std::uint64_t write_allocate_bytes(std::int64_t n, std::size_t elem_size,
   return std::uint64_t(n) * elem_size * std::uint64_t(reads + 2 * writes);
 }
 
-/// Is a raw cudaMemcpy reference measurable in this build?
-bool cuda_memcpy_available();
-
 /// cudaMemcpy(dst, src, bytes, DeviceToDevice), then cudaDeviceSynchronize.
 /// Throws RuntimeError without CUDA.
 void cuda_memcpy_d2d(void* dst, const void* src, std::size_t bytes);

@@ -25,7 +25,7 @@
 #include "addscope/timing/addscope_Stats.hpp"
 #include "addscope/timing/addscope_Timer.hpp"
 #include "addscope/waits/addscope_SyncTracker.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 
 namespace addscope {
 namespace mpi {

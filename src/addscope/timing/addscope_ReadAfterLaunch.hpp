@@ -16,7 +16,7 @@
 #include "addscope/timing/addscope_Timer.hpp"
 #include "addscope/transfer/addscope_Transfer.hpp"
 #include "addscope/waits/addscope_SyncTracker.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 
 namespace addscope {
 

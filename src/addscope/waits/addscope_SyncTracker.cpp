@@ -15,6 +15,7 @@
 #include "addscope/core/addscope_OutputFile.hpp"
 #include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/addscope_TrackerParts.hpp"
+#include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/analyze/addscope_Analyzer.hpp"
 #include "addscope/waits/attribution/addscope_Attribution.hpp"
 #include "addscope/waits/attribution/addscope_KernelName.hpp"
@@ -87,7 +88,7 @@ SyncTracker& SyncTracker::global() {
   // Never destroyed: device sources may report until the process ends.
   static SyncTracker* t = [] {
     TrackerOptions o;
-    const char* dev = std::getenv("ADDSCOPE_WAITS_DEVICE");
+    const char* dev = waits_setting("ADDSCOPE_WAITS_DEVICE");
     std::string mode = dev && *dev ? dev : "cupti";
     if (mode != "cupti" && mode != "callbacks" && mode != "none") {
       std::cerr << "addscope waits: ADDSCOPE_WAITS_DEVICE='" << mode
@@ -95,11 +96,10 @@ SyncTracker& SyncTracker::global() {
                    "cupti\n";
       mode = "cupti";
     }
-    const char* lt = std::getenv("ADDSCOPE_WAITS_LAUNCHES");
-    // Launch callbacks by default: on the H200 with CUPTI 13 (2026-12-01)
-    // external correlation left a Kokkos program's first kernel untied (its
-    // API record's buffer came after the kernel's), and API records of the
-    // launch entries alone brought no external correlation at all.
+    const char* lt = waits_setting("ADDSCOPE_WAITS_LAUNCHES");
+    // Launch callbacks by default: with CUPTI 13 external correlation can
+    // leave a kernel untied (its API record's buffer may come after the
+    // kernel's; docs/waits-tool.md).
     std::string tie = lt && *lt ? lt : "callbacks";
     if (tie != "external" && tie != "callbacks") {
       std::cerr << "addscope waits: ADDSCOPE_WAITS_LAUNCHES='" << tie
@@ -117,7 +117,8 @@ SyncTracker& SyncTracker::global() {
     // How often a blocking call's wait for the device's records may ask
     // CUPTI for them (a flush), a duration; 0: never on a timer (only
     // near the cap on records held, and at the end).
-    if (const char* fe = std::getenv("ADDSCOPE_WAITS_FLUSH_EVERY"); fe && *fe) {
+    if (const char* fe = waits_setting("ADDSCOPE_WAITS_FLUSH_EVERY");
+        fe && *fe) {
       double s = 0;
       if (parse_duration(fe, &s) && s >= 0 && s <= 3600)
         o.device_flush_every_s =
@@ -259,12 +260,6 @@ WaitsSnapshot SyncTracker::snapshot() {
   if (p.source) w.dropped.device_records = p.source->records_dropped();
   return w;
 }
-
-void SyncTracker::write_report(std::ostream& os) {
-  write_waits_report(os, snapshot());
-}
-
-std::string SyncTracker::report_json() { return waits_json(snapshot()); }
 
 bool SyncTracker::open_trace(const std::string& path, std::string* error) {
   std::string why;

@@ -136,10 +136,6 @@ class SyncTracker final : public Impl::DeviceSink {
   /// flight, not by the length of the run.
   std::size_t pending_records();
   TrackerFootprint footprint();
-  /// The text report (output/addscope_WaitsReport.hpp) of snapshot().
-  void write_report(std::ostream& os);
-  /// The JSON report of snapshot().
-  std::string report_json();
   /// Writes a Chrome trace-event file while the run goes on; false (and
   /// why in `error`) if it cannot be opened (core/addscope_OutputFile.hpp:
   /// regular files only).

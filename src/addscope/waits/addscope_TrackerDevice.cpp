@@ -8,6 +8,7 @@
 #include <string>
 
 #include "addscope/waits/addscope_TrackerParts.hpp"
+#include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
 
 namespace addscope {
@@ -89,7 +90,7 @@ bool SyncTracker::start_device_tracing() {
     if (p.source_running) return p.device_times;
     if (!p.source) {
       if (!p.opt.make_device_source) {
-        const char* dev = std::getenv("ADDSCOPE_WAITS_DEVICE");
+        const char* dev = waits_setting("ADDSCOPE_WAITS_DEVICE");
         p.source_desc = dev && std::string(dev) == "none"
                             ? "ADDSCOPE_WAITS_DEVICE=none"
                             : "no device source";
@@ -145,7 +146,7 @@ void SyncTracker::trace_any_cuda_program() {
     if (p.opt.make_any_program_source) {
       p.opt.make_device_source = p.opt.make_any_program_source;
     } else if (p.opt.make_device_source) {
-      const char* dev = std::getenv("ADDSCOPE_WAITS_DEVICE");
+      const char* dev = waits_setting("ADDSCOPE_WAITS_DEVICE");
       const auto m = dev && std::string(dev) == "callbacks"
                          ? Impl::CuptiMode::Callbacks
                          : Impl::CuptiMode::Full;
@@ -218,7 +219,7 @@ void SyncTracker::finish() {
   take_deferred_devices();
   p.analyzer.drain_locked(src, true);
   if (Impl::ChromeTrace* tr = p.analyzer.replay().trace()) tr->close();
-  const char* v = std::getenv("ADDSCOPE_WAITS_VERBOSE");
+  const char* v = waits_setting("ADDSCOPE_WAITS_VERBOSE");
   const Parts::TickStats& st = p.tick_stats;
   if (v && *v && std::strcmp(v, "0") != 0 && st.ticks > 0)
     std::fprintf(stderr,

@@ -1,5 +1,8 @@
 #include "addscope/waits/addscope_WaitsSettings.hpp"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace addscope {
 
 const std::vector<WaitsSetting>& waits_settings() {
@@ -64,6 +67,12 @@ const std::vector<WaitsSetting>& waits_settings() {
        true},
   };
   return settings;
+}
+
+const char* waits_setting(const char* variable) {
+  for (const WaitsSetting& w : waits_settings())
+    if (std::strcmp(w.variable, variable) == 0) return std::getenv(variable);
+  return nullptr;
 }
 
 std::string waits_settings_markdown() {

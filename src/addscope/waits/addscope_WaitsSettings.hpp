@@ -24,6 +24,11 @@ struct WaitsSetting {
 /// Every setting, in --help's order: the flags' first.
 const std::vector<WaitsSetting>& waits_settings();
 
+/// The value of one of the table's variables in this process's
+/// environment (nullptr when unset): the tool reads its settings only so.
+/// A variable that is not in the table is a bug: nullptr, always.
+const char* waits_setting(const char* variable);
+
 /// The table as Markdown (variable, flag, default, meaning): what
 /// `addscope-waits --variables` prints and the README holds.
 std::string waits_settings_markdown();

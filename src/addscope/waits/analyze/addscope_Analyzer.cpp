@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
 
 namespace addscope {
 namespace Impl {

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "addscope/waits/attribution/addscope_Attribution.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
 
 namespace addscope {
 namespace Impl {

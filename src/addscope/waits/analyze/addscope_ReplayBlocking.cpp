@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "addscope/waits/analyze/addscope_Replay.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
 
 namespace addscope {
 namespace Impl {

@@ -82,8 +82,4 @@ std::string ExecId::to_string() const {
   return s;
 }
 
-DeviceKind device_kind_from_tools_id(std::uint32_t dev_id) {
-  return ExecId::from_tools_id(dev_id).kind;
-}
-
 }  // namespace addscope

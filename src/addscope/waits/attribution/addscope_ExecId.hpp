@@ -53,9 +53,6 @@ struct ExecId {
   std::string to_string() const;  ///< "Cuda", "Cuda instance 2"
 };
 
-/// Kept for callers of the 3.x-era API: the kind alone.
-DeviceKind device_kind_from_tools_id(std::uint32_t dev_id);
-
 }  // namespace addscope
 
 #endif

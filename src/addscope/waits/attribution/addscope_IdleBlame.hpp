@@ -30,10 +30,10 @@
 //        call at g0 -> *submitted*: the work was already in the runtime's
 //        hands when the device went idle; the gap is the runtime's or the
 //        device's own turnaround (a copy queued behind a kernel, an event
-//        dependency between streams). [Added to the rules: with
-//        them a copy queued behind a kernel blamed whatever its thread did
-//        next — a later fence as a round trip, program code as host code —
-//        though no host action could have filled that gap.]
+//        dependency between streams). Without this rule a copy queued
+//        behind a kernel would blame whatever its thread did next — a later
+//        fence as a round trip, program code as host code — though no host
+//        action could have filled that gap.
 //      - no interval of T covers g0 -> unknown;
 //      - blocked -> *synchronization round trip*, the whole gap, charged to
 //        the blocking call's site: the device -> host -> device round trip

@@ -137,11 +137,6 @@ void Ledger::keep_details(CallRecord c, bool recent) {
   }
 }
 
-void Ledger::add_wait(CallRecord c) {
-  count_wait(c.wait_class, c.wait_s, c.thread);
-  keep_details(std::move(c), true);
-}
-
 KernelStats& Ledger::kernel(std::uint32_t id, const std::string& name,
                             const std::string& raw) {
   if (last_kernel_ && id == last_kernel_id_) return *last_kernel_;

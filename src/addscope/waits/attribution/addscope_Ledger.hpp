@@ -127,8 +127,6 @@ class Ledger {
   /// Keeps a waiting call's details among the longest waits (if it is one)
   /// and, with `recent`, among the most recent ones.
   void keep_details(CallRecord c, bool recent);
-  /// count_wait + keep_details.
-  void add_wait(CallRecord c);
   /// A kernel (name id `kernel`) was waited for.
   void add_kernel_wait(std::uint32_t kernel, const std::string& name,
                        const std::string& raw, WaitClass cls, double wait_s);

@@ -87,17 +87,6 @@ Occupancy occupancy(const DeviceCapacity& d, const LaunchShape& s) {
   return o;
 }
 
-std::string thousands(long long n) {
-  std::string digits = std::to_string(n < 0 ? -n : n);
-  std::string out;
-  const int len = int(digits.size());
-  for (int i = 0; i < len; ++i) {
-    if (i > 0 && (len - i) % 3 == 0) out += ',';
-    out += digits[std::size_t(i)];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
 std::string shape_words(const LaunchShape& s) {
   if (!s.known()) return "an unknown shape";
   const long long b = s.blocks(), t = s.threads_per_block();

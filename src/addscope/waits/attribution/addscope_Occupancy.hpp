@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "addscope/core/addscope_Format.hpp"  // thousands
 #include "addscope/waits/attribution/addscope_WaitRecords.hpp"
 
 namespace addscope {
@@ -71,8 +72,6 @@ Occupancy occupancy(const DeviceCapacity& d, const LaunchShape& shape);
 std::string shape_words(const LaunchShape& s);
 /// "1 x 1", "78,125 x 128" (blocks x threads per block).
 std::string shape_short(const LaunchShape& s);
-/// 270336 -> "270,336".
-std::string thousands(long long n);
 
 }  // namespace addscope
 

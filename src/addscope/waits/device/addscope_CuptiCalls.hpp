@@ -11,8 +11,7 @@
 //
 // Only the calls listed by cupti_enabled_callbacks() decode to something;
 // the source subscribes to exactly those (CUPTI's cost grows with every
-// callback enabled: callbacks on every driver call made numba's launch
-// 87 -> 131 us on the H200).
+// callback enabled; docs/waits-tool.md has what it cost).
 //
 // One call inside another: the runtime calls the driver (cudaMemcpy ->
 // cuMemcpyDtoH_v2, cudaLaunchKernel -> cuLaunchKernel, cudaStreamSynchronize
@@ -26,7 +25,7 @@
 #include <vector>
 
 #include "addscope/waits/attribution/addscope_CallKind.hpp"
-#include "addscope/waits/device/addscope_CuptiDriverAbi.hpp"
+#include "addscope/waits/device/addscope_CuptiAbi.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -38,7 +37,6 @@ enum class ApiCallKind : std::uint8_t {
   Blocking,     ///< may block the host until earlier device work is done
   EventRecord,  ///< records an event on a stream (no wait)
 };
-const char* api_call_kind_name(ApiCallKind k);
 
 /// Which stream a call names, as the program passed it.
 enum class StreamRef : std::uint8_t {
@@ -51,7 +49,6 @@ enum class StreamRef : std::uint8_t {
                      ///< _ptsz/_ptds call, or CU_STREAM_PER_THREAD)
   Handle,            ///< `stream` holds the program's handle
 };
-const char* stream_ref_name(StreamRef s);
 
 /// A CUDA API call, decoded.
 struct ApiCall {
@@ -123,7 +120,7 @@ int copy_kind_from_memory_types(int src, int dst);
 /// program wrote (cudaMemcpy with its cudaMemcpyKind, not cuMemcpyDtoH_v2),
 /// and it spans the whole wait (the runtime's own work on both sides of the
 /// driver call). CUPTI gives the driver call made inside a runtime call the
-/// runtime call's correlation id, which its kernel records carry (the H200
+/// runtime call's correlation id, which its kernel records carry (the GPU
 /// check seed_cuda confirms it: a launch whose kernel never matched would
 /// show in kernels_without_device_record). A program that calls the driver
 /// itself (numba, CuPy's RawKernel) has no runtime call around it: there

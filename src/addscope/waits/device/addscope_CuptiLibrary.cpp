@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "addscope/waits/addscope_WaitsSettings.hpp"
+
 namespace addscope {
 namespace Impl {
 
@@ -55,7 +57,9 @@ std::string folder_of(const std::string& path) {
   return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
-bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+bool exists(const std::string& path) {
+  return ::access(path.c_str(), F_OK) == 0;
+}
 
 }  // namespace
 
@@ -126,12 +130,12 @@ std::vector<std::string> cupti_library_candidates(const CuptiSearchInputs& in) {
 CuptiSearchInputs cupti_search_inputs(int runtime_version) {
   CuptiSearchInputs in;
   in.runtime_version = runtime_version;
-  if (const char* e = std::getenv("ADDSCOPE_CUPTI_LIB")) in.env_lib = e;
+  if (const char* e = waits_setting("ADDSCOPE_CUPTI_LIB")) in.env_lib = e;
   if (const char* e = std::getenv("CONDA_PREFIX")) in.conda_prefix = e;
   // The site-packages folders of the Python that started the program (set
   // by the pip-installed launcher), after those of what it loaded.
   std::vector<std::string> told;
-  if (const char* e = std::getenv("ADDSCOPE_PYTHON_SITE_PACKAGES")) {
+  if (const char* e = waits_setting("ADDSCOPE_PYTHON_SITE_PACKAGES")) {
     std::string all = e;
     std::size_t i = 0;
     while (i <= all.size()) {
@@ -157,8 +161,8 @@ CuptiSearchInputs cupti_search_inputs(int runtime_version) {
         if (in->cudart_dir.empty() &&
             cuda_runtime_version_from_name(name.c_str()) > 0) {
           char full[PATH_MAX];
-          in->cudart_dir =
-              folder_of(::realpath(name.c_str(), full) ? std::string(full) : name);
+          in->cudart_dir = folder_of(
+              ::realpath(name.c_str(), full) ? std::string(full) : name);
         }
         for (const char* key : {"/site-packages/", "/dist-packages/"}) {
           const auto at = name.find(key);
@@ -179,7 +183,8 @@ CuptiSearchInputs cupti_search_inputs(int runtime_version) {
   std::vector<std::string> versions;
   if (DIR* dir = ::opendir("/usr/local")) {
     while (const dirent* e = ::readdir(dir))
-      if (std::strncmp(e->d_name, "cuda-", 5) == 0) versions.push_back(e->d_name);
+      if (std::strncmp(e->d_name, "cuda-", 5) == 0)
+        versions.push_back(e->d_name);
     ::closedir(dir);
   }
   std::sort(versions.begin(), versions.end(),
@@ -210,8 +215,9 @@ std::string cupti_not_found_message(const CuptiSearchInputs& in) {
   m += existing ? "" : ", no CUDA toolkit, pip or conda CUPTI folder";
   const int major = in.runtime_version / 1000;
   const std::string wheel =
-      major >= 13 ? "nvidia-cuda-cupti"
-                  : "nvidia-cuda-cupti-cu" + std::to_string(major > 0 ? major : 12);
+      major >= 13
+          ? "nvidia-cuda-cupti"
+          : "nvidia-cuda-cupti-cu" + std::to_string(major > 0 ? major : 12);
   m += " and the loader's path); set ADDSCOPE_CUPTI_LIB to a libcupti.so (a "
        "CUDA toolkit's extras/CUPTI/lib64) or pip install " +
        wheel + " to see the device";

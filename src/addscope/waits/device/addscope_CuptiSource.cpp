@@ -14,151 +14,16 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/device/addscope_CuptiAbi.hpp"
 #include "addscope/waits/device/addscope_CuptiCalls.hpp"
 #include "addscope/waits/device/addscope_CuptiLibrary.hpp"
 #include "addscope/waits/device/addscope_StreamIdCache.hpp"
 
-#if defined(__has_include)
-#if __has_include(<cupti.h>) && __has_include(<cuda.h>)
-#define ADDSCOPE_CHECK_CUPTI_ABI 1
-#include <cupti.h>
-#endif
-#endif
 
 namespace addscope {
 namespace Impl {
 
-#ifdef ADDSCOPE_CHECK_CUPTI_ABI
-// Our declarations against CUPTI's own (compiled where the headers are).
-namespace cupti {
-#define ADDSCOPE_SAME_OFFSET(ours, theirs, field) \
-  static_assert(offsetof(ours, field) == offsetof(theirs, field), #field)
-ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, callbackSite);
-ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, functionParams);
-ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, functionReturnValue);
-ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, context);
-ADDSCOPE_SAME_OFFSET(CallbackData, CUpti_CallbackData, correlationId);
-#define ADDSCOPE_KERNEL_PREFIX(K)                                   \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, registersPerThread);  \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, start);               \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, end);                 \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, deviceId);            \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, streamId);            \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, gridX);               \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, blockZ);              \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, staticSharedMemory);  \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, dynamicSharedMemory); \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, correlationId);       \
-  ADDSCOPE_SAME_OFFSET(KernelRecordPrefix, K, name)
-ADDSCOPE_SAME_OFFSET(ExternalCorrelationRecord,
-                     CUpti_ActivityExternalCorrelation, externalKind);
-ADDSCOPE_SAME_OFFSET(ExternalCorrelationRecord,
-                     CUpti_ActivityExternalCorrelation, externalId);
-ADDSCOPE_SAME_OFFSET(ExternalCorrelationRecord,
-                     CUpti_ActivityExternalCorrelation, correlationId);
-static_assert(kActivityRuntime == CUPTI_ACTIVITY_KIND_RUNTIME, "");
-static_assert(kActivityMemcpy == CUPTI_ACTIVITY_KIND_MEMCPY, "");
-static_assert(kActivityMemset == CUPTI_ACTIVITY_KIND_MEMSET, "");
-#define ADDSCOPE_COPY_PREFIX(K)                        \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, bytes);    \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, start);    \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, end);      \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, deviceId); \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, streamId); \
-  ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, K, correlationId)
-ADDSCOPE_COPY_PREFIX(CUpti_ActivityMemcpy5);
-ADDSCOPE_COPY_PREFIX(CUpti_ActivityMemset4);
-ADDSCOPE_SAME_OFFSET(CopyRecordPrefix, CUpti_ActivityMemcpy5, copyKind);
-#if CUPTI_API_VERSION >= 130000
-ADDSCOPE_COPY_PREFIX(CUpti_ActivityMemcpy6);
-#endif
-#undef ADDSCOPE_COPY_PREFIX
-static_assert(kActivityExternalCorrelation ==
-                  CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
-              "");
-static_assert(kExternalKindCustom0 == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
-              "");
-ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel4);
-ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel5);
-ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel6);
-ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel7);
-#if CUPTI_API_VERSION >= 17
-ADDSCOPE_KERNEL_PREFIX(CUpti_ActivityKernel8);
-#endif
-static_assert(kDomainRuntimeApi == CUPTI_CB_DOMAIN_RUNTIME_API, "");
-static_assert(kApiEnter == CUPTI_API_ENTER && kApiExit == CUPTI_API_EXIT, "");
-static_assert(kDomainResource == CUPTI_CB_DOMAIN_RESOURCE, "");
-static_assert(kContextDestroyStarting ==
-                  CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
-              "");
-static_assert(kStreamDestroyStarting ==
-                  CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING,
-              "");
-static_assert(kActivityConcurrentKernel ==
-                  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-              "");
-static_assert(kFlushForced == CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, "");
-#define ADDSCOPE_SAME_CBID(name)                                              \
-  static_assert(                                                              \
-      CallbackId(k##name) == CallbackId(CUPTI_RUNTIME_TRACE_CBID_cuda##name), \
-      #name)
-ADDSCOPE_SAME_CBID(Launch_v3020);
-ADDSCOPE_SAME_CBID(Free_v3020);
-ADDSCOPE_SAME_CBID(FreeHost_v3020);
-ADDSCOPE_SAME_CBID(Memcpy_v3020);
-ADDSCOPE_SAME_CBID(Memcpy2D_v3020);
-ADDSCOPE_SAME_CBID(MemcpyToSymbol_v3020);
-ADDSCOPE_SAME_CBID(MemcpyFromSymbol_v3020);
-ADDSCOPE_SAME_CBID(MemcpyAsync_v3020);
-ADDSCOPE_SAME_CBID(ThreadSynchronize_v3020);
-ADDSCOPE_SAME_CBID(StreamSynchronize_v3020);
-ADDSCOPE_SAME_CBID(EventRecord_v3020);
-ADDSCOPE_SAME_CBID(EventSynchronize_v3020);
-ADDSCOPE_SAME_CBID(Memcpy3D_v3020);
-ADDSCOPE_SAME_CBID(MemcpyPeer_v4000);
-ADDSCOPE_SAME_CBID(DeviceSynchronize_v3020);
-ADDSCOPE_SAME_CBID(LaunchKernel_v7000);
-ADDSCOPE_SAME_CBID(Launch_ptsz_v7000);
-ADDSCOPE_SAME_CBID(LaunchKernel_ptsz_v7000);
-ADDSCOPE_SAME_CBID(Memcpy_ptds_v7000);
-ADDSCOPE_SAME_CBID(Memcpy2D_ptds_v7000);
-ADDSCOPE_SAME_CBID(MemcpyToSymbol_ptds_v7000);
-ADDSCOPE_SAME_CBID(MemcpyFromSymbol_ptds_v7000);
-ADDSCOPE_SAME_CBID(MemcpyAsync_ptsz_v7000);
-ADDSCOPE_SAME_CBID(StreamSynchronize_ptsz_v7000);
-ADDSCOPE_SAME_CBID(EventRecord_ptsz_v7000);
-ADDSCOPE_SAME_CBID(Memcpy3D_ptds_v7000);
-ADDSCOPE_SAME_CBID(LaunchCooperativeKernel_v9000);
-ADDSCOPE_SAME_CBID(LaunchCooperativeKernel_ptsz_v9000);
-ADDSCOPE_SAME_CBID(EventRecordWithFlags_v11010);
-ADDSCOPE_SAME_CBID(EventRecordWithFlags_ptsz_v11010);
-ADDSCOPE_SAME_CBID(LaunchKernelExC_v11060);
-ADDSCOPE_SAME_CBID(LaunchKernelExC_ptsz_v11060);
-ADDSCOPE_SAME_OFFSET(MemcpyParams, cudaMemcpy_v3020_params, count);
-ADDSCOPE_SAME_OFFSET(MemcpyParams, cudaMemcpy_v3020_params, kind);
-ADDSCOPE_SAME_OFFSET(MemcpyAsyncParams, cudaMemcpyAsync_v3020_params, stream);
-ADDSCOPE_SAME_OFFSET(MemcpyAsyncParams, cudaMemcpyAsync_ptsz_v7000_params,
-                     stream);
-ADDSCOPE_SAME_OFFSET(StreamParams, cudaStreamSynchronize_v3020_params, stream);
-ADDSCOPE_SAME_OFFSET(EventRecordParams, cudaEventRecord_v3020_params, stream);
-ADDSCOPE_SAME_OFFSET(EventParams, cudaEventSynchronize_v3020_params, event);
-ADDSCOPE_SAME_OFFSET(LaunchKernelParams, cudaLaunchKernel_v7000_params, stream);
-ADDSCOPE_SAME_OFFSET(LaunchKernelParams, cudaLaunchKernel_ptsz_v7000_params,
-                     stream);
-ADDSCOPE_SAME_OFFSET(LaunchKernelParams,
-                     cudaLaunchCooperativeKernel_v9000_params, stream);
-ADDSCOPE_SAME_OFFSET(LaunchKernelParams,
-                     cudaLaunchCooperativeKernel_ptsz_v9000_params, stream);
-ADDSCOPE_SAME_OFFSET(LaunchKernelExCParams, cudaLaunchKernelExC_v11060_params,
-                     config);
-ADDSCOPE_SAME_OFFSET(LaunchConfig, cudaLaunchConfig_t, stream);
-static_assert(sizeof(Dim3) == sizeof(dim3), "");
-#undef ADDSCOPE_SAME_CBID
-#undef ADDSCOPE_KERNEL_PREFIX
-#undef ADDSCOPE_SAME_OFFSET
-}  // namespace cupti
-#endif
 
 namespace {
 
@@ -174,31 +39,26 @@ std::int64_t steady_ns() {
 struct Api {
   void* lib = nullptr;
   std::string path;
-  Result (*GetVersion)(std::uint32_t*) = nullptr;
-  Result (*GetResultString)(Result, const char**) = nullptr;
-  Result (*Subscribe)(Subscriber*, CallbackFunc, void*) = nullptr;
-  Result (*Unsubscribe)(Subscriber) = nullptr;
-  Result (*EnableCallback)(std::uint32_t, Subscriber, int,
-                           CallbackId) = nullptr;
-  Result (*ActivityEnable)(int) = nullptr;
-  Result (*ActivityDisable)(int) = nullptr;
-  Result (*ActivityRegisterCallbacks)(BufferRequestFunc,
-                                      BufferCompleteFunc) = nullptr;
-  Result (*ActivityGetNextRecord)(std::uint8_t*, std::size_t,
-                                  Activity**) = nullptr;
-  Result (*ActivityFlushAll)(std::uint32_t) = nullptr;
-  Result (*GetTimestamp)(std::uint64_t*) = nullptr;
-  Result (*GetStreamIdEx)(Context, Stream, std::uint8_t,
-                          std::uint32_t*) = nullptr;
-  Result (*GetStreamId)(Context, Stream, std::uint32_t*) = nullptr;
-  Result (*GetDeviceId)(Context, std::uint32_t*) = nullptr;
-  Result (*ActivityGetNumDroppedRecords)(Context, std::uint32_t,
-                                         std::size_t*) = nullptr;
+  GetVersionFn GetVersion = nullptr;
+  GetResultStringFn GetResultString = nullptr;
+  SubscribeFn Subscribe = nullptr;
+  UnsubscribeFn Unsubscribe = nullptr;
+  EnableCallbackFn EnableCallback = nullptr;
+  ActivityEnableFn ActivityEnable = nullptr;
+  ActivityEnableFn ActivityDisable = nullptr;
+  ActivityRegisterCallbacksFn ActivityRegisterCallbacks = nullptr;
+  ActivityGetNextRecordFn ActivityGetNextRecord = nullptr;
+  ActivityFlushAllFn ActivityFlushAll = nullptr;
+  GetTimestampFn GetTimestamp = nullptr;
+  GetStreamIdExFn GetStreamIdEx = nullptr;
+  GetStreamIdFn GetStreamId = nullptr;
+  GetDeviceIdFn GetDeviceId = nullptr;
+  ActivityGetNumDroppedRecordsFn ActivityGetNumDroppedRecords = nullptr;
   // Kernels tied to the tracker's calls (FullByCall):
-  Result (*PushExternalCorrelationId)(int, std::uint64_t) = nullptr;
-  Result (*PopExternalCorrelationId)(int, std::uint64_t*) = nullptr;
+  PushExternalCorrelationIdFn PushExternalCorrelationId = nullptr;
+  PopExternalCorrelationIdFn PopExternalCorrelationId = nullptr;
   // CUPTI 12.x+: runtime-API records for chosen calls only.
-  Result (*ActivityEnableRuntimeApi)(CallbackId, std::uint8_t) = nullptr;
+  ActivityEnableRuntimeApiFn ActivityEnableRuntimeApi = nullptr;
 
   std::string error(Result r) const {
     const char* s = nullptr;
@@ -381,10 +241,9 @@ class CuptiSource final : public DeviceSource {
       });
       if (reg == kSuccess) reg = api_.ActivityEnable(kActivityConcurrentKernel);
       // Copies and memsets keep the device busy (the idle blame's). Their
-      // records cost CUPTI ~3 us per one-element copy on the H200 (CUDA 13,
-      // tests/perf/cupti_floor.cpp set-up "tool" vs "launch"):
+      // records cost CUPTI microseconds per copy (tests/perf/cupti_floor.cpp):
       // ADDSCOPE_WAITS_COPY_RECORDS=0 leaves them out.
-      const char* cr = std::getenv("ADDSCOPE_WAITS_COPY_RECORDS");
+      const char* cr = waits_setting("ADDSCOPE_WAITS_COPY_RECORDS");
       no_copies_ = cr && std::strcmp(cr, "0") == 0;
       if (reg == kSuccess && !no_copies_)
         copies_ = api_.ActivityEnable(kActivityMemcpy) == kSuccess &&
@@ -498,7 +357,7 @@ class CuptiSource final : public DeviceSource {
     }
     if (stopped_ && !said_) {
       said_ = true;
-      const char* v = std::getenv("ADDSCOPE_WAITS_VERBOSE");
+      const char* v = waits_setting("ADDSCOPE_WAITS_VERBOSE");
       if (v && *v && std::strcmp(v, "0") != 0)
         std::fprintf(
             stderr,
@@ -551,7 +410,7 @@ class CuptiSource final : public DeviceSource {
     if (r != kSuccess) return r;
     // ADDSCOPE_WAITS_API_RECORDS=launches: only the launches' API records
     // (CUPTI 12.x+); default: every runtime call's.
-    const char* which = std::getenv("ADDSCOPE_WAITS_API_RECORDS");
+    const char* which = waits_setting("ADDSCOPE_WAITS_API_RECORDS");
     if (which && std::strcmp(which, "launches") == 0 &&
         api_.ActivityEnableRuntimeApi) {
       bool ok = true;

@@ -1,8 +1,9 @@
 // addscope — CUPTI's ids of the streams a thread's calls name, remembered
-// per thread: cuptiGetStreamIdEx cost 150-220 ns a call on the H200 (CUDA
-// 13, 2026-12-02), and the CUPTI source needs it in every blocking callback
-// that names a stream (and, without kernel records, every launch). A program
-// uses few streams, so a handful of entries serve it.
+// per thread: cuptiGetStreamIdEx costs a few hundred nanoseconds a call
+// (tests/perf/cupti_streamid_probe.cpp measures it), and the CUPTI source
+// needs it in every blocking callback that names a stream (and, without kernel
+// records, every launch). A program uses few streams, so a handful of entries
+// serve it.
 //
 // A handle is remembered only for one generation: the source counts a new
 // one whenever a stream or context is destroyed (CUPTI's resource callbacks

@@ -15,9 +15,10 @@
 #include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/addscope_WaitsClock.hpp"
+#include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/mpi/addscope_CrossRankWaits.hpp"
 #include "addscope/waits/mpi/addscope_TraceMerge.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_MergedReport.hpp"
 
 namespace addscope {
 namespace waits_mpi {
@@ -113,7 +114,7 @@ bool to_double(const std::string& s, double* v) {
 }
 
 std::string env(const char* name) {
-  const char* v = std::getenv(name);
+  const char* v = waits_setting(name);
   return v ? v : "";
 }
 
@@ -360,36 +361,15 @@ void MpiEventSource::before_finalize() {
               int(times.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
 
   // 3. Each rank's own account: its waits (longest first) and totals.
-  json acc;
-  acc["rank"] = rank;
-  acc["mode"] = waits_mode_name(snap.mode);
-  acc["device_source"] = snap.device_source;
-  acc["hidden_s"] = snap.totals.hidden_s;
-  acc["hidden_calls"] = snap.totals.hidden_calls;
-  acc["explicit_s"] = snap.totals.explicit_s;
-  acc["explicit_calls"] = snap.totals.explicit_calls;
-  acc["mpi_calls"] = calls_;
-  acc["mpi_s"] = mpi_s_;
-  acc["collectives_kept"] = kept;
-  acc["collectives_dropped"] = ring_full_;
-  acc["offset_s"] = offset_s_;
-  acc["trace"] = snap.trace_path;
-  json waits = json::array();
-  for (const auto& c : snap.waits) {
-    if (waits.size() >= kRankWaits) break;
-    if (c.wait_s <= 0) continue;
-    waits.push_back(
-        {{"begin_s", c.begin_s + offset_s_},
-         {"end_s", c.end_s + offset_s_},
-         {"wait_s", c.wait_s},
-         {"what", c.what},
-         {"kernel",
-          c.waited_for.empty() ? std::string() : c.waited_for.front().kernel},
-         {"class", wait_class_name(c.wait_class)},
-         {"bound", c.wait_is_bound},
-         {"line", format_attribution(c)}});
-  }
-  acc["waits"] = waits;
+  RankCounters counters;
+  counters.rank = rank;
+  counters.mpi_calls = calls_;
+  counters.mpi_s = mpi_s_;
+  counters.collectives_kept = kept;
+  counters.collectives_dropped = ring_full_;
+  counters.offset_s = offset_s_;
+  counters.max_waits = kRankWaits;
+  const json acc = rank_account(snap, counters);
   const auto accounts = gather_strings(acc.dump(), rank, ranks);
 
   // 4. Each rank's trace (closed by the tool at Kokkos::finalize).
@@ -494,85 +474,20 @@ void MpiEventSource::before_finalize() {
   CrossRankOptions opt;
   opt.min_wait_s = min_wait;
   opt.top = 10;
-  const auto top = cross_rank_waits(inst, rw, opt);
+  MergedReport m;
+  m.ranks = ranks;
+  m.one_node = one_node_;
+  m.min_wait_s = min_wait;
+  m.accounts = accs;
+  m.instances = inst;
+  m.top = cross_rank_waits(inst, rw, opt);
   CrossRankOptions every = opt;
   every.top = std::size_t(-1);
-  const auto all_waits = cross_rank_waits(inst, rw, every);
-  double total = 0;
-  for (const auto& w : all_waits) total += w.wait_s;
-
+  m.waits = cross_rank_waits(inst, rw, every);
+  const auto& all_waits = m.waits;
   std::ostringstream os;
-  os << "addscope waits across " << ranks << " MPI ranks ("
-     << (one_node_ ? "one node: the ranks' steady clocks agree"
-                   : "several nodes: clocks aligned when the ranks left a "
-                     "barrier in MPI_Init; cross-rank waits from 100 us")
-     << ")\n";
-  for (const auto& a : accs)
-    os << "  rank " << a["rank"].get<int>() << ": "
-       << a["mode"].get<std::string>()
-       << (a["device_source"].get<std::string>().empty()
-               ? std::string()
-               : " (" + a["device_source"].get<std::string>() + ")")
-       << "; hidden waits " << format_seconds(a["hidden_s"].get<double>())
-       << " in " << a["hidden_calls"].get<std::uint64_t>() << " calls; MPI "
-       << a["mpi_calls"].get<std::uint64_t>() << " calls, "
-       << format_seconds(a["mpi_s"].get<double>()) << "\n";
-  if (all_waits.empty()) {
-    os << "  cross-rank waits: none (no rank waited "
-       << format_seconds(min_wait)
-       << " or more in a collective for a later rank)\n";
-  } else {
-    os << "  cross-rank waits: " << format_seconds(total) << " in "
-       << all_waits.size()
-       << " collective calls (time a rank spent in a collective until the "
-          "last rank entered)\n";
-    for (const auto& w : top) os << "    " << format_cross_rank_wait(w) << "\n";
-    if (all_waits.size() > top.size()) os << "    ...\n";
-  }
-
-  json merged;
-  merged["schema"] = "addscope-waits-mpi/1";
-  merged["ranks"] = ranks;
-  merged["one_node"] = one_node_;
-  merged["clock"] =
-      one_node_ ? "rank 0's tracker clock; the ranks' steady clocks agree"
-                : "rank 0's tracker clock; other ranks aligned at the "
-                  "barrier in MPI_Init";
-  merged["min_wait_s"] = min_wait;
-  merged["rank_accounts"] = accs;
-  json cw = json::array();
-  for (const auto& w : all_waits)
-    cw.push_back(
-        {{"rank", w.rank},
-         {"call", w.call},
-         {"comm", w.comm},
-         {"seq", w.seq},
-         {"enter_s", w.enter_s},
-         {"duration_s", w.duration_s},
-         {"wait_s", w.wait_s},
-         {"for_rank", w.for_rank},
-         {"gap_s", w.gap_s},
-         {"late_call",
-          w.late_call_found ? json(w.late_call.what) : json(nullptr)},
-         {"late_kernel",
-          w.late_call_found ? json(w.late_call.kernel) : json(nullptr)},
-         {"late_busy",
-          w.late_busy_found ? json(w.late_busy.what) : json(nullptr)},
-         {"late_busy_kind",
-          w.late_busy_found ? json(w.late_busy.wait_class) : json(nullptr)},
-         {"late_busy_s", w.late_busy_overlap_s},
-         {"line", format_cross_rank_wait(w)}});
-  merged["cross_rank_waits"] = cw;
-  merged["cross_rank_wait_s"] = total;
-  json inst_j = json::array();
-  for (const auto& c : inst)
-    inst_j.push_back({{"name", c.name},
-                      {"comm", c.comm},
-                      {"seq", c.seq},
-                      {"enter_s", c.enter_s},
-                      {"exit_s", c.exit_s},
-                      {"present", c.present}});
-  merged["collectives"] = inst_j;
+  os << merged_report_text(m);
+  json merged = merged_report_json(m);
 
   if (merged_ok) {
     std::uint64_t id = std::uint64_t(1) << 40;

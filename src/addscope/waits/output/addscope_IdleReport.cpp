@@ -5,22 +5,11 @@
 #include <ostream>
 
 #include "addscope/waits/attribution/addscope_Occupancy.hpp"
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 
 namespace addscope {
 
 namespace {
-
-std::string percent(double f) {
-  char b[32];
-  const double p = 100 * f;
-  std::snprintf(b, sizeof b, p > 0 && p < 0.1 ? "%.2f%%" : "%.1f%%", p);
-  return b;
-}
-
-std::string count(std::uint64_t n, const char* one, const char* many) {
-  return thousands((long long)n) + " " + (n == 1 ? one : many);
-}
 
 // The table's short words for a cause.
 const char* cause_short(IdleCause c) {
@@ -107,8 +96,8 @@ std::string site_column(const IdleSiteStats& r) {
 std::string share_words(double share, double region_share,
                         const std::string& region, std::size_t devices) {
   if (region_share >= 0)
-    return percent(region_share) + " of the time in region " + region;
-  return percent(share) +
+    return format_share(region_share) + " of the time in region " + region;
+  return format_share(share) +
          (devices == 1 ? " of the device's run" : " of the devices' runs");
 }
 
@@ -124,22 +113,23 @@ void write_devices(std::ostream& os, const IdleSummary& s) {
     const IdleDeviceStats& d = s.devices[0];
     os << "  device idle: " << format_seconds(d.idle_s) << " of device "
        << d.device << "'s " << format_seconds(d.span_s) << " run ("
-       << percent(d.span_s > 0 ? d.idle_s / d.span_s : 0) << ") in "
-       << count(d.gaps, "gap", "gaps") << ", busy " << format_seconds(d.busy_s)
-       << " ("
-       << count(d.activities, "kernel, copy or memset",
-                "kernels, copies and memsets")
+       << format_share(d.span_s > 0 ? d.idle_s / d.span_s : 0) << ") in "
+       << format_count(d.gaps, "gap", "gaps") << ", busy "
+       << format_seconds(d.busy_s) << " ("
+       << format_count(d.activities, "kernel, copy or memset",
+                       "kernels, copies and memsets")
        << ")" << apart(d.startup_s, d.tail_s) << "\n";
   } else {
     os << "  device idle: " << format_seconds(s.idle_s) << " of "
        << format_seconds(s.span_s) << " on " << n << " devices ("
-       << percent(s.idle_share()) << ") in " << count(s.gaps, "gap", "gaps")
-       << apart(s.startup_s, s.tail_s) << "\n";
+       << format_share(s.idle_share()) << ") in "
+       << format_count(s.gaps, "gap", "gaps") << apart(s.startup_s, s.tail_s)
+       << "\n";
     for (const IdleDeviceStats& d : s.devices)
       os << "    device " << d.device << ": idle " << format_seconds(d.idle_s)
          << " of its " << format_seconds(d.span_s) << " run ("
-         << percent(d.span_s > 0 ? d.idle_s / d.span_s : 0) << ") in "
-         << count(d.gaps, "gap", "gaps") << ", busy "
+         << format_share(d.span_s > 0 ? d.idle_s / d.span_s : 0) << ") in "
+         << format_count(d.gaps, "gap", "gaps") << ", busy "
          << format_seconds(d.busy_s) << apart(d.startup_s, d.tail_s) << "\n";
   }
   // Streams, when a device has more than one.
@@ -156,7 +146,7 @@ void write_devices(std::ostream& os, const IdleSummary& s) {
          << (st.other ? std::string("(other streams)")
                       : std::to_string(st.stream))
          << " busy " << format_seconds(st.busy_s) << " ("
-         << percent(d.span_s > 0 ? st.busy_s / d.span_s : 0) << ")";
+         << format_share(d.span_s > 0 ? st.busy_s / d.span_s : 0) << ")";
       sep = ", ";
     }
     os << "\n";
@@ -182,36 +172,36 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
   const std::string site = t.site.empty() ? "(unnamed)" : t.site;
   switch (w.cause) {
     case IdleCause::SyncRoundTrip:
-      subject = t.other ? count(t.calls, "round trip", "round trips") +
+      subject = t.other ? format_count(t.calls, "round trip", "round trips") +
                               " at other call sites"
                         : thousands((long long)t.calls) + " " + site +
                               (t.calls == 1 ? " round trip" : " round trips");
       break;
     case IdleCause::Communication:
-      subject = t.other ? count(t.calls, "MPI call", "MPI calls") +
+      subject = t.other ? format_count(t.calls, "MPI call", "MPI calls") +
                               " at other call sites"
                         : thousands((long long)t.calls) + " " + site +
                               (t.calls == 1 ? " call" : " calls");
       break;
     case IdleCause::LaunchLatency:
-      subject = count(t.gaps, "launch", "launches") +
+      subject = format_count(t.gaps, "launch", "launches") +
                 (t.other ? std::string(" of other kernels") : " of " + site) +
                 " still in progress";
       break;
     case IdleCause::HostCode:
-      subject =
-          count(t.gaps, "stretch of host code", "stretches of host code") +
-          (t.other ? std::string(" at other places")
-                   : " " + idle_site_words(t));
+      subject = format_count(t.gaps, "stretch of host code",
+                             "stretches of host code") +
+                (t.other ? std::string(" at other places")
+                         : " " + idle_site_words(t));
       break;
     case IdleCause::Submitted:
-      subject = count(t.gaps, "start", "starts") +
+      subject = format_count(t.gaps, "start", "starts") +
                 (t.other ? std::string(" of other work") : " of " + site) +
                 " after it was submitted";
       break;
     case IdleCause::Unknown:
       subject =
-          count(t.gaps, "gap", "gaps") +
+          format_count(t.gaps, "gap", "gaps") +
           (t.other ? std::string(" before other work") : " before " + site) +
           " with the launching thread's state unknown";
       break;
@@ -226,8 +216,8 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
       share_words(w.top_share, w.region_share, t.region, s.devices.size());
   if (w.other_sites > 0)
     line += " (" + std::string(idle_cause_words(w.cause)) + " in all, " +
-            count(w.other_sites + 1, "site", "sites") + ": " +
-            format_seconds(w.idle_s) + " = " + percent(w.share) + ")";
+            format_count(w.other_sites + 1, "site", "sites") + ": " +
+            format_seconds(w.idle_s) + " = " + format_share(w.share) + ")";
   line += "; if they took no time, the run could be up to " +
           format_seconds(t.idle_s) + " shorter";
   return line;
@@ -256,7 +246,7 @@ void write_idle_report(std::ostream& os, const IdleSummary& s,
                     idle_cause_words(c.cause),
                     thousands((long long)c.gaps).c_str(),
                     format_seconds(c.idle_s).c_str(),
-                    percent(c.idle_s / s.span_s).c_str());
+                    format_share(c.idle_s / s.span_s).c_str());
       os << b << cause_meaning(c.cause) << "\n";
     }
     // Call sites.
@@ -275,13 +265,13 @@ void write_idle_report(std::ostream& os, const IdleSummary& s,
         continue;
       }
       ++shown;
-      std::snprintf(b, sizeof b, "    %8s %8s %11s %7s  %-10s  ",
-                    thousands((long long)r.gaps).c_str(),
-                    whole_gap_cause(r.cause)
-                        ? thousands((long long)r.calls).c_str()
-                        : "-",
-                    format_seconds(r.idle_s).c_str(),
-                    percent(r.idle_s / s.span_s).c_str(), cause_short(r.cause));
+      std::snprintf(
+          b, sizeof b, "    %8s %8s %11s %7s  %-10s  ",
+          thousands((long long)r.gaps).c_str(),
+          whole_gap_cause(r.cause) ? thousands((long long)r.calls).c_str()
+                                   : "-",
+          format_seconds(r.idle_s).c_str(),
+          format_share(r.idle_s / s.span_s).c_str(), cause_short(r.cause));
       os << b << site_column(r) << "\n";
       if (whole_gap_cause(r.cause)) {
         const std::string a = anatomy(r.state_s);
@@ -316,7 +306,7 @@ void write_idle_report(std::ostream& os, const IdleSummary& s,
         std::snprintf(b, sizeof b, "    %8s %11s %7s  ",
                       thousands((long long)r.gaps).c_str(),
                       format_seconds(r.idle_s).c_str(),
-                      percent(r.idle_s / s.span_s).c_str());
+                      format_share(r.idle_s / s.span_s).c_str());
         os << b << (r.region.empty() ? "(outside every region)" : r.region);
         std::string parts;
         for (std::size_t c = 0; c < kIdleCauses; ++c) {
@@ -328,7 +318,8 @@ void write_idle_report(std::ostream& os, const IdleSummary& s,
         os << "  (" << parts;
         if (!r.region.empty() && r.one_thread && r.host_s > 0 &&
             s.devices.size() == 1 && r.idle_s <= r.host_s)
-          os << "; " << percent(r.idle_s / r.host_s) << " of the time in it";
+          os << "; " << format_share(r.idle_s / r.host_s)
+             << " of the time in it";
         os << ")\n";
       }
     }

@@ -1,6 +1,6 @@
 #include "addscope/waits/output/addscope_WaitsJson.hpp"
 
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 
 namespace addscope {
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "addscope/waits/addscope_WaitsSettings.hpp"
+
 namespace addscope {
 
 namespace {
@@ -49,7 +51,7 @@ WaitsReportOptions waits_options_from_environment(
     std::vector<std::string>* warnings, const char* (*lookup)(const char*)) {
   WaitsReportOptions o;
   auto get = [&](const char* var) -> const char* {
-    const char* v = lookup ? lookup(var) : std::getenv(var);
+    const char* v = lookup ? lookup(var) : waits_setting(var);
     return v && *v ? v : nullptr;
   };
   auto bad = [&](const char* var, const char* value, const std::string& allowed,
@@ -106,7 +108,8 @@ std::string more_rows_hint(const WaitsReportOptions& opt, bool threshold) {
   if (opt.json)
     h += "; all in the JSON";
   else
-    h += opt.launcher ? "; all with --json FILE" : "; all with ADDSCOPE_WAITS_JSON=FILE";
+    h += opt.launcher ? "; all with --json FILE"
+                      : "; all with ADDSCOPE_WAITS_JSON=FILE";
   return "(" + h + ")";
 }
 

@@ -1,7 +1,5 @@
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 
-#include "addscope/waits/output/addscope_IdleReport.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,22 +9,12 @@
 #include <unordered_map>
 
 #include "addscope/core/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_IdleReport.hpp"
 #include "addscope/waits/output/addscope_WaitsJson.hpp"
 
 namespace addscope {
 
 namespace {
-
-std::string plural(std::uint64_t n, const char* one, const char* many) {
-  return thousands((long long)n) + " " + (n == 1 ? one : many);
-}
-
-std::string percent(double f) {
-  char b[32];
-  const double p = 100 * f;
-  std::snprintf(b, sizeof b, p > 0 && p < 0.1 ? "%.2f%%" : "%.1f%%", p);
-  return b;
-}
 
 std::string fraction_words(double f) {
   if (f > 0) {
@@ -34,7 +22,7 @@ std::string fraction_words(double f) {
     if (std::fabs(inv - std::round(inv)) < 1e-9 && inv <= 1000)
       return "1/" + std::to_string((long long)std::round(inv));
   }
-  return percent(f);
+  return format_share(f);
 }
 
 // Each kernel with its shapes judged, and a way to find it from a wait.
@@ -161,7 +149,7 @@ void write_sites(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     std::snprintf(b, sizeof b, "    %8s %11s %11s %7s  ",
                   thousands((long long)n).c_str(), format_seconds(t).c_str(),
                   format_seconds(n ? t / double(n) : 0).c_str(),
-                  percent(total > 0 ? t / total : 0).c_str());
+                  format_share(total > 0 ? t / total : 0).c_str());
     os << b << site << "\n";
     // The longest of its calls kept with details (the JSON has up to 1000).
     for (const auto& c : w.waits)
@@ -312,7 +300,7 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
         shape = shape_short(d.stats.shape);
         if (d.device) {
           flight = thousands(d.occupancy.threads_in_flight) + " (" +
-                   percent(d.occupancy.in_flight_fraction()) + ")";
+                   format_share(d.occupancy.in_flight_fraction()) + ")";
           char o[16];
           std::snprintf(o, sizeof o, "%.0f%%", 100 * d.occupancy.theoretical);
           occ = o;
@@ -324,7 +312,7 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
           k.launches ? format_seconds(k.device_s).c_str() : "-",
           k.launches ? format_seconds(k.device_s / k.launches).c_str() : "-",
           k.launches ? format_seconds(k.times.median()).c_str() : "-",
-          k.launches ? percent(v->share).c_str() : "-", shape.c_str(),
+          k.launches ? format_share(v->share).c_str() : "-", shape.c_str(),
           flight.c_str(), occ.c_str());
       if (v->starved) add("STARVED");
       const std::size_t more = v->shapes.size() - (v->shapes.empty() ? 0 : 1) +
@@ -335,14 +323,15 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
       if (k.launches == 0 && k.calls > 0)
         add("no device kernel recorded (a memset, a copy or nothing)");
     } else if (host) {
-      std::snprintf(
-          b, sizeof b, "    %8s %11s %11s %11s %7s  %-8s  ",
-          thousands((long long)n).c_str(), format_seconds(k.device_s).c_str(),
-          format_seconds(n ? k.device_s / n : 0).c_str(),
-          format_seconds(k.times.median()).c_str(), percent(v->share).c_str(),
-          k.device_kind == DeviceKind::Unknown
-              ? "host"
-              : device_kind_name(k.device_kind));
+      std::snprintf(b, sizeof b, "    %8s %11s %11s %11s %7s  %-8s  ",
+                    thousands((long long)n).c_str(),
+                    format_seconds(k.device_s).c_str(),
+                    format_seconds(n ? k.device_s / n : 0).c_str(),
+                    format_seconds(k.times.median()).c_str(),
+                    format_share(v->share).c_str(),
+                    k.device_kind == DeviceKind::Unknown
+                        ? "host"
+                        : device_kind_name(k.device_kind));
     } else {
       std::snprintf(b, sizeof b, "    %8s  ", thousands((long long)n).c_str());
     }
@@ -358,8 +347,8 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     os << "\n";
   }
   if (w.kernels.size() > opt.top)
-    os << "    ... " << w.kernels.size() - opt.top
-       << " more kernels " << more_rows_hint(opt, false) << "\n";
+    os << "    ... " << w.kernels.size() - opt.top << " more kernels "
+       << more_rows_hint(opt, false) << "\n";
 }
 
 void write_regions(std::ostream& os, const WaitsSnapshot& w) {
@@ -399,7 +388,7 @@ void write_regions(std::ostream& os, const WaitsSnapshot& w) {
 std::string starvation_rule_words(const StarvationRule& r) {
   return "fewer than " + fraction_words(r.max_in_flight) +
          " of the resident threads in flight, at least " +
-         percent(r.min_share) + " of all kernel time and " +
+         format_share(r.min_share) + " of all kernel time and " +
          format_seconds(r.min_s);
 }
 
@@ -454,13 +443,14 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
     os << "; this Kokkos reports no fences";
   os << "\n";
   const std::uint64_t streams = w.streams.size();
-  os << "  " << plural(t.launches + t.host_kernels, "kernel", "kernels");
+  os << "  " << format_count(t.launches + t.host_kernels, "kernel", "kernels");
   if (w.mode == WaitsMode::Device)
-    os << " (" << plural(t.device_kernels, "device kernel", "device kernels")
-       << " on " << plural(streams, "stream", "streams") << ", busy "
+    os << " ("
+       << format_count(t.device_kernels, "device kernel", "device kernels")
+       << " on " << format_count(streams, "stream", "streams") << ", busy "
        << format_seconds(t.device_busy_s) << ")";
-  os << ", " << plural(t.calls, "host call", "host calls") << " on "
-     << plural(w.threads_seen, "thread", "threads") << "\n";
+  os << ", " << format_count(t.calls, "host call", "host calls") << " on "
+     << format_count(w.threads_seen, "thread", "threads") << "\n";
   if (w.mode == WaitsMode::Device) write_devices(os, w);
 
   if (device_unseen(w)) {
@@ -481,7 +471,7 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
            << "\n";
         continue;
       }
-      os << format_seconds(s) << " in " << plural(n, "call", "calls")
+      os << format_seconds(s) << " in " << format_count(n, "call", "calls")
          << (hidden ? " (waits the program did not ask for: deep_copy, "
                       "mirrors, allocations, Kokkos' own fences, ...)"
                     : " (in fences the program wrote)")

@@ -7,7 +7,7 @@
 
 #include "addscope/core/addscope_Format.hpp"
 #include "addscope/core/addscope_OutputFile.hpp"
-#include "addscope/waits/output/addscope_WaitsReport.hpp"
+#include "addscope/waits/tool/addscope_ToolOutputs.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -85,18 +85,9 @@ bool ToolCallbacks::finalize(std::ostream& report, const std::string& json_path,
   bool ok = true;
   try {
     t_.finish();
-    if (!note.empty()) report << "addscope waits: " << note << "\n";
-    const WaitsSnapshot snap = t_.snapshot();
-    write_waits_report(report, snap, options);
-    report.flush();
-    std::string why;
-    if (!json_path.empty() &&
-        !write_file_atomically(json_path, waits_json(snap, options) + "\n",
-                               &why)) {
-      errors << "addscope waits: " << why
-             << " (ADDSCOPE_WAITS_JSON); no JSON report\n";
-      ok = false;
-    }
+    ToolOutputs out;  // the report to `report`, the JSON to `json_path`
+    out.json = json_path;
+    ok = write_tool_outputs(out, t_.snapshot(), options, note, errors, &report);
   } catch (const std::exception& e) {
     errors << "addscope waits: no report (" << e.what() << ")\n";
     ok = false;

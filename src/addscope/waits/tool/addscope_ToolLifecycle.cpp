@@ -12,6 +12,7 @@
 #include <string>
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
+#include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 
 namespace addscope {
@@ -110,10 +111,10 @@ void install_lifecycle(SyncTracker& tracker, LifecycleHooks hooks) {
   // reverse order of their registration, and one registered before the
   // CUDA runtime's would run after CUDA tore itself down — with CUPTI's
   // records, buffers and callbacks half gone (a Kokkos program returning
-  // from main without Kokkos::finalize crashed in its exit on the H200,
-  // 2026-12-01). The report is written once, by whichever runs first.
+  // from main without Kokkos::finalize crashed in its exit so). The report
+  // is written once, by whichever runs first.
   set_cuda_started_hook([] {
-    const char* v = std::getenv("ADDSCOPE_WAITS_EXIT_HOOK_AT_CUDA");
+    const char* v = waits_setting("ADDSCOPE_WAITS_EXIT_HOOK_AT_CUDA");
     if (!v || std::string(v) != "0") std::atexit(exit_hook);
   });
   if (::pipe2(g_done, O_CLOEXEC) != 0) g_done[0] = g_done[1] = -1;

@@ -84,7 +84,8 @@ ToolOutputs ToolOutputs::resolve(const WaitsReportOptions& opt,
 
 bool write_tool_outputs(const ToolOutputs& out, const WaitsSnapshot& snap,
                         const WaitsReportOptions& opt, const std::string& note,
-                        std::ostream& errors) {
+                        std::ostream& errors, std::ostream* console) {
+  std::ostream& err_console = console ? *console : std::cerr;
   if (out.quiet) return true;
   bool ok = true;
   try {
@@ -93,7 +94,7 @@ bool write_tool_outputs(const ToolOutputs& out, const WaitsSnapshot& snap,
     write_waits_report(text, snap, opt);
     std::string why;
     if (out.report.empty()) {
-      std::cerr << text.str() << std::flush;
+      err_console << text.str() << std::flush;
     } else if (out.report == "-") {
       std::cout << text.str() << std::flush;
     } else if (write_file_atomically(out.report, text.str(), &why)) {
@@ -101,7 +102,7 @@ bool write_tool_outputs(const ToolOutputs& out, const WaitsSnapshot& snap,
     } else {
       errors << "addscope waits: " << why
              << " (ADDSCOPE_WAITS_OUTPUT); the report follows on stderr\n";
-      std::cerr << text.str() << std::flush;
+      err_console << text.str() << std::flush;
       ok = false;
     }
     if (!out.json.empty() &&

@@ -37,12 +37,14 @@ struct ToolOutputs {
 };
 
 /// Writes the report of `snap` (after `note`, if any) and its JSON where
-/// `out` says; never throws. A file that cannot be written costs one line on
-/// `errors` (and the report then goes to stderr: it is never lost). False if
-/// anything could not be written.
+/// `out` says (a report with no file goes to `console`, stderr by default);
+/// never throws. A file that cannot be written costs one line on `errors`
+/// (and the report then goes to the console: it is never lost). False if
+/// anything could not be written. The one way the tool's outputs are
+/// written: at the end of a run, and by ToolCallbacks::finalize.
 bool write_tool_outputs(const ToolOutputs& out, const WaitsSnapshot& snap,
                         const WaitsReportOptions& opt, const std::string& note,
-                        std::ostream& errors);
+                        std::ostream& errors, std::ostream* console = nullptr);
 
 }  // namespace Impl
 }  // namespace addscope

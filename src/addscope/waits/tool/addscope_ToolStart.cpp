@@ -10,6 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "addscope/waits/addscope_WaitsSettings.hpp"
+#include "addscope/waits/tool/addscope_StartedLine.hpp"
+
 namespace addscope {
 namespace Impl {
 
@@ -54,7 +57,7 @@ void append_started_line(const char* path, const char* line,
 }
 
 bool verbose() noexcept {
-  const char* v = std::getenv("ADDSCOPE_WAITS_VERBOSE");
+  const char* v = waits_setting("ADDSCOPE_WAITS_VERBOSE");
   if (!v || !*v || std::strcmp(v, "0") == 0) return false;
   if (std::strcmp(v, "1") == 0) return true;
   char msg[256];
@@ -91,14 +94,12 @@ bool announce_tool_start(FrontDoor door, const char* detail) noexcept {
 
   char clean[128];
   copy_clean(clean, sizeof clean, detail);
-  const char* path = std::getenv("ADDSCOPE_WAITS_STARTED");
+  const char* path = waits_setting("ADDSCOPE_WAITS_STARTED");
   if (path && *path) {
     char line[256];
-    const int n =
-        std::snprintf(line, sizeof line, "%s %ld%s%s\n", front_door_word(door),
-                      pid, clean[0] ? " " : "", clean);
-    if (n > 0 && std::size_t(n) < sizeof line)
-      append_started_line(path, line, std::size_t(n));
+    const int n = format_started_line(line, sizeof line, front_door_word(door),
+                                      pid, clean);
+    if (n > 0) append_started_line(path, line, std::size_t(n));
   }
   if (verbose()) {
     char msg[320];

@@ -1,22 +1,10 @@
 // libaddscope_waits.so — the waits tracker as a Kokkos Tools library: the
 // host event source (Kokkos' callbacks, a call stack per thread) of the
-// process-wide tracker. Load it into any Kokkos program:
-//   Kokkos 3.x:  KOKKOS_PROFILE_LIBRARY=/path/libaddscope_waits.so ./app
-//   Kokkos 4.x+: KOKKOS_TOOLS_LIBS=/path/libaddscope_waits.so ./app
-//                (or ./app --kokkos-tools-libs=/path/libaddscope_waits.so)
-// At finalize it prints the calls that waited (hidden waits first), grouped
-// by call site, the starved launches and the kernels (README: "Find hidden
-// waits in your own Kokkos program" has the table of every variable).
-//   ADDSCOPE_WAITS_OUTPUT=path the text report goes there, not to stderr
-//   ADDSCOPE_WAITS_JSON=path   also writes the report as JSON
-//   ADDSCOPE_WAITS_TRACE=path  writes a Chrome trace (Perfetto,
-//   chrome://tracing)
-//   (%p in a path: the process id; %r: the MPI rank)
-//   ADDSCOPE_WAITS_TOP, _THRESHOLD, _STARVED_THREADS, _STARVED_SHARE,
-//   _STARVED_MIN               what the report lists (output/
-//                              addscope_WaitsOptions.hpp)
-//   ADDSCOPE_WAITS_DEVICE=cupti|callbacks|none  how the device is watched
-//   ADDSCOPE_CUPTI_LIB=path    the libcupti to open
+// process-wide tracker. Load it into any Kokkos program (addscope-waits
+// sets the variable the program's Kokkos reads: KOKKOS_TOOLS_LIBS from 3.7,
+// KOKKOS_PROFILE_LIBRARY before). At finalize it prints the calls that
+// waited (hidden waits first), grouped by call site, the starved launches
+// and the kernels. Its settings: addscope_WaitsSettings.hpp, the one table.
 // It asks Kokkos for no global fences (requires_global_fencing = false) and
 // adds nothing to the program's streams, so launches stay as asynchronous
 // as without it.
@@ -43,6 +31,7 @@
 #include <vector>
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
+#include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "addscope/waits/tool/addscope_ToolCallbacks.hpp"
 #include "addscope/waits/tool/addscope_ToolLifecycle.hpp"
@@ -108,10 +97,10 @@ void resolve_outputs(bool child) {
   std::vector<std::string> warnings;
   g_options = addscope::waits_options_from_environment(&warnings);
   for (const auto& w : warnings) std::cerr << "addscope waits: " << w << "\n";
-  g_outputs =
-      ToolOutputs::resolve(g_options, std::getenv("ADDSCOPE_WAITS_JSON"),
-                           std::getenv("ADDSCOPE_WAITS_TRACE"), child,
-                           std::getenv("ADDSCOPE_WAITS_CHILDREN"));
+  g_outputs = ToolOutputs::resolve(
+      g_options, addscope::waits_setting("ADDSCOPE_WAITS_JSON"),
+      addscope::waits_setting("ADDSCOPE_WAITS_TRACE"), child,
+      addscope::waits_setting("ADDSCOPE_WAITS_CHILDREN"));
   for (const auto& p : g_outputs.problems)
     std::cerr << "addscope waits: " << p << "\n";
   if (!g_outputs.trace.empty()) {

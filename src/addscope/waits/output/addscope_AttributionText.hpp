@@ -1,7 +1,7 @@
 // addscope — how a wait reads as text: the one-line attribution of a call
 // (durations and byte counts: core/addscope_Format.hpp).
-#ifndef ADDSCOPE_WAITS_OUTPUT_FORMAT_HPP
-#define ADDSCOPE_WAITS_OUTPUT_FORMAT_HPP
+#ifndef ADDSCOPE_WAITS_OUTPUT_ATTRIBUTIONTEXT_HPP
+#define ADDSCOPE_WAITS_OUTPUT_ATTRIBUTIONTEXT_HPP
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "addscope/waits/output/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_AttributionText.hpp"
 
 namespace addscope {
 
