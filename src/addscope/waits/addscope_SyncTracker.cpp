@@ -269,7 +269,7 @@ bool SyncTracker::open_trace(const std::string& path, std::string* error) {
     return false;
   }
   std::lock_guard<std::mutex> g(p_->analyzer.mutex());
-  p_->analyzer.replay().set_trace(std::unique_ptr<Impl::ChromeTrace>(
+  p_->analyzer.replay().set_trace(std::unique_ptr<Impl::TraceSink>(
       new Impl::ChromeTrace(fd, path, 2000000)));
   return true;
 }

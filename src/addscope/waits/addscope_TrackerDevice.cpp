@@ -9,7 +9,7 @@
 
 #include "addscope/waits/addscope_TrackerParts.hpp"
 #include "addscope/waits/addscope_WaitsSettings.hpp"
-#include "addscope/waits/output/addscope_ChromeTrace.hpp"
+#include "addscope/waits/analyze/addscope_TraceSink.hpp"
 
 namespace addscope {
 
@@ -218,7 +218,7 @@ void SyncTracker::finish() {
   std::lock_guard<std::mutex> g(p.analyzer.mutex());
   take_deferred_devices();
   p.analyzer.drain_locked(src, true);
-  if (Impl::ChromeTrace* tr = p.analyzer.replay().trace()) tr->close();
+  if (Impl::TraceSink* tr = p.analyzer.replay().trace()) tr->close();
   const char* v = waits_setting("ADDSCOPE_WAITS_VERBOSE");
   const Parts::TickStats& st = p.tick_stats;
   if (v && *v && std::strcmp(v, "0") != 0 && st.ticks > 0)

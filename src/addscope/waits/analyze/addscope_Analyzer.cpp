@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "addscope/waits/output/addscope_AttributionText.hpp"
-#include "addscope/waits/output/addscope_ChromeTrace.hpp"
+#include "addscope/core/addscope_Format.hpp"
+#include "addscope/waits/analyze/addscope_TraceSink.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -199,7 +199,7 @@ void Analyzer::drain_locked(DeviceSource* source, bool final) {
         logs_.remove(l);
       }
   }
-  if (ChromeTrace* tr = rp.trace()) tr->flush();
+  if (TraceSink* tr = rp.trace()) tr->flush();
 }
 
 std::uint64_t Analyzer::events_dropped() {
@@ -291,7 +291,7 @@ void Analyzer::reset_after_fork_child() {
   if (pipe_[0] >= 0) ::close(pipe_[0]);
   if (pipe_[1] >= 0) ::close(pipe_[1]);
   pipe_[0] = pipe_[1] = -1;
-  if (ChromeTrace* tr = replay_->trace()) tr->abandon();  // the parent's
+  if (TraceSink* tr = replay_->trace()) tr->abandon();  // the parent's
   replay_.reset(new Replay(opt_));
   dropped_by_gone_logs_ = 0;
   since_settle_ = 0;

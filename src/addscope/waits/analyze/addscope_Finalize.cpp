@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "addscope/waits/analyze/addscope_Replay.hpp"
-#include "addscope/waits/output/addscope_ChromeTrace.hpp"
+#include "addscope/waits/analyze/addscope_TraceSink.hpp"
 #include "addscope/waits/output/addscope_IdleTrace.hpp"
 
 namespace addscope {
@@ -155,7 +155,7 @@ namespace {
 // The idle blame's slices, on the trace (a device's idle track).
 class TraceIdleSink final : public IdleTraceSink {
  public:
-  explicit TraceIdleSink(ChromeTrace& t) : t_(t) {}
+  explicit TraceIdleSink(TraceSink& t) : t_(t) {}
   void idle_slice(std::uint32_t device, std::int64_t stream,
                   const std::string& name, double begin_s, double end_s,
                   const std::string& args_json) override {
@@ -177,11 +177,11 @@ class TraceIdleSink final : public IdleTraceSink {
   static std::uint32_t track(std::int64_t stream) {
     return stream < 0 ? 0xfffffff0u : std::uint32_t(stream);
   }
-  ChromeTrace& t_;
+  TraceSink& t_;
 };
 }  // namespace
 
-void Replay::set_trace(std::unique_ptr<ChromeTrace> t) {
+void Replay::set_trace(std::unique_ptr<TraceSink> t) {
   trace_ = std::move(t);
   if (!trace_) {
     idle_.set_gap_listener(nullptr);

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "addscope/core/addscope_Format.hpp"
+#include "addscope/waits/analyze/addscope_TraceSink.hpp"
 #include "addscope/waits/attribution/addscope_Attribution.hpp"
-#include "addscope/waits/output/addscope_AttributionText.hpp"
-#include "addscope/waits/output/addscope_ChromeTrace.hpp"
 
 namespace addscope {
 namespace Impl {

@@ -33,7 +33,7 @@
 namespace addscope {
 namespace Impl {
 
-class ChromeTrace;
+class TraceSink;
 
 constexpr double kForever = std::numeric_limits<double>::infinity();
 /// A launch call longer than this may have blocked (behind the legacy
@@ -137,8 +137,8 @@ class Replay {
   std::vector<CallRecord> waits_since(std::uint64_t mark) const {
     return ledger_.waits_since(mark);
   }
-  void set_trace(std::unique_ptr<ChromeTrace> t);
-  ChromeTrace* trace() { return trace_.get(); }
+  void set_trace(std::unique_ptr<TraceSink> t);
+  TraceSink* trace() { return trace_.get(); }
 
  private:
   struct LiveBlocking {
@@ -180,7 +180,7 @@ class Replay {
   HostThreads threads_;
   Launches launches_;
   Ledger ledger_;
-  std::unique_ptr<ChromeTrace> trace_;
+  std::unique_ptr<TraceSink> trace_;
 
   std::unordered_map<std::uint64_t, LiveCall> live_calls_;
   TimeQueue<std::uint64_t> live_by_end_;  // live calls named, by end time

@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "addscope/core/addscope_Format.hpp"
 #include "addscope/waits/analyze/addscope_Replay.hpp"
-#include "addscope/waits/output/addscope_AttributionText.hpp"
-#include "addscope/waits/output/addscope_ChromeTrace.hpp"
+#include "addscope/waits/analyze/addscope_TraceSink.hpp"
 
 namespace addscope {
 namespace Impl {

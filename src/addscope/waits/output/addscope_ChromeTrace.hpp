@@ -14,45 +14,47 @@
 #include <set>
 #include <string>
 
+#include "addscope/waits/analyze/addscope_TraceSink.hpp"
+
 namespace addscope {
 namespace Impl {
 
-class ChromeTrace {
+class ChromeTrace final : public TraceSink {
  public:
   /// Writes to `fd` (opened by core/addscope_OutputFile's
   /// open_output_stream; owned from now on), named `path` in the report.
   ChromeTrace(int fd, std::string path, std::uint64_t max_events);
-  ~ChromeTrace();  // close()
+  ~ChromeTrace() override;  // close()
   ChromeTrace(const ChromeTrace&) = delete;
   ChromeTrace& operator=(const ChromeTrace&) = delete;
 
-  const std::string& path() const { return path_; }
-  std::uint64_t dropped() const { return dropped_; }
+  const std::string& path() const override { return path_; }
+  std::uint64_t dropped() const override { return dropped_; }
   /// Writing failed (a full disk): the file is incomplete.
-  bool write_failed() const { return write_failed_; }
+  bool write_failed() const override { return write_failed_; }
 
   /// A host call on thread `thread`, [begin_s, end_s] on the tracker clock.
   /// `args_json` is a JSON object ("{}" for none).
   void host_slice(std::uint32_t thread, const std::string& name,
                   const char* category, double begin_s, double end_s,
-                  const std::string& args_json);
+                  const std::string& args_json) override;
   /// A slice on a device stream's track (a kernel: category "kernel").
   void device_slice(std::uint32_t device, std::uint32_t stream,
                     const std::string& stream_name, const std::string& name,
                     double begin_s, double end_s, const std::string& args_json,
-                    const char* category = "kernel");
+                    const char* category = "kernel") override;
   /// An arrow from a point inside a device slice to a point inside a host
   /// slice (both times inside their slices).
   void flow(std::uint32_t device, std::uint32_t stream, double device_t_s,
             std::uint32_t thread, double host_t_s,
-            const char* name = "waited for");
+            const char* name = "waited for") override;
   /// Writes what is buffered, whole events only.
-  void flush();
+  void flush() override;
   /// Flushes, writes the closing bracket, syncs and closes; further events
   /// are dropped.
-  void close();
+  void close() override;
   /// In a child after fork(): closes the parent's file without writing.
-  void abandon();
+  void abandon() override;
 
   static std::string escape(const std::string& s);
 
