@@ -9,7 +9,7 @@
 
 #include "addscope/waits/addscope_TrackerParts.hpp"
 #include "addscope/waits/addscope_WaitsSettings.hpp"
-#include "addscope/waits/analyze/addscope_TraceSink.hpp"
+#include "addscope/waits/model/addscope_TraceSink.hpp"
 
 namespace addscope {
 

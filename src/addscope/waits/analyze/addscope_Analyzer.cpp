@@ -8,7 +8,7 @@
 #include <cerrno>
 
 #include "addscope/core/addscope_Format.hpp"
-#include "addscope/waits/analyze/addscope_TraceSink.hpp"
+#include "addscope/waits/model/addscope_TraceSink.hpp"
 
 namespace addscope {
 namespace Impl {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "addscope/waits/analyze/addscope_Replay.hpp"
-#include "addscope/waits/analyze/addscope_TraceSink.hpp"
+#include "addscope/waits/model/addscope_TraceSink.hpp"
 #include "addscope/waits/output/addscope_IdleTrace.hpp"
 
 namespace addscope {

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "addscope/core/addscope_Format.hpp"
-#include "addscope/waits/analyze/addscope_TraceSink.hpp"
 #include "addscope/waits/attribution/addscope_Attribution.hpp"
+#include "addscope/waits/model/addscope_TraceSink.hpp"
 
 namespace addscope {
 namespace Impl {

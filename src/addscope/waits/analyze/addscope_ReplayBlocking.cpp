@@ -4,7 +4,7 @@
 
 #include "addscope/core/addscope_Format.hpp"
 #include "addscope/waits/analyze/addscope_Replay.hpp"
-#include "addscope/waits/analyze/addscope_TraceSink.hpp"
+#include "addscope/waits/model/addscope_TraceSink.hpp"
 
 namespace addscope {
 namespace Impl {

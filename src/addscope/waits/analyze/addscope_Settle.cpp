@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "addscope/waits/analyze/addscope_Replay.hpp"
-#include "addscope/waits/analyze/addscope_TraceSink.hpp"
 #include "addscope/waits/attribution/addscope_Attribution.hpp"
+#include "addscope/waits/model/addscope_TraceSink.hpp"
 
 namespace addscope {
 namespace Impl {

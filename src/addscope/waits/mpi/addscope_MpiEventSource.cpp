@@ -16,7 +16,7 @@
 #include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/addscope_WaitsClock.hpp"
 #include "addscope/waits/addscope_WaitsSettings.hpp"
-#include "addscope/waits/mpi/addscope_CrossRankWaits.hpp"
+#include "addscope/waits/analyze/addscope_CrossRankWaits.hpp"
 #include "addscope/waits/mpi/addscope_TraceMerge.hpp"
 #include "addscope/waits/output/addscope_MergedReport.hpp"
 
@@ -258,20 +258,13 @@ void MpiEventSource::end(std::uint64_t token) {
   if (ring_next_ == 0) ring_full_ = true;
 }
 
-void MpiEventSource::before_finalize() {
-  std::unique_lock<std::mutex> g(mu_);
-  if (!initialized_ || finalized_) return;
-  finalized_ = true;
-  g.unlock();
+// Each rank's longest collectives to rank 0, which picks the instances to
+// look at on every rank and tells them all (collective). Each instance's
+// comm is "<key>\t<text>" until rank 0 splits it.
+std::vector<CollectiveInstance> MpiEventSource::agree_on_instances(
+    double min_wait) {
   const int rank = rank_, ranks = ranks_;
-  const double min_wait = one_node_ ? 10e-6 : 100e-6;
-  tracker().flush();
-  const bool tool_done = !tracker().fed_by_kokkos_tools();
-  const WaitsSnapshot snap = tracker().snapshot();
   const std::size_t kept = ring_.size();
-
-  // 1. Each rank's longest collectives; rank 0 picks the instances to look
-  // at on every rank.
   std::vector<std::size_t> order(kept);
   for (std::size_t i = 0; i < kept; ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -322,7 +315,6 @@ void MpiEventSource::before_finalize() {
   }
   wanted = broadcast_string(wanted, rank);
 
-  // 2. Every rank's enter and exit of those instances, on the shared base.
   std::vector<CollectiveInstance> inst;
   {
     std::istringstream in(wanted);
@@ -343,6 +335,16 @@ void MpiEventSource::before_finalize() {
       inst.back().comm = key + '\t' + c.comm;  // split below
     }
   }
+  return inst;
+}
+
+// This rank's enter and exit of each instance on the shared base (NaN
+// where it has none), gathered on rank 0: 2 x instances per rank, rank by
+// rank (collective; the result is rank 0's only).
+std::vector<double> MpiEventSource::gather_instance_times(
+    const std::vector<CollectiveInstance>& inst) {
+  const int rank = rank_, ranks = ranks_;
+  const std::size_t kept = ring_.size();
   std::map<std::pair<std::string, std::uint64_t>, const Record*> mine;
   for (std::size_t i = 0; i < kept; ++i)
     mine[{comm_names_[ring_[i].comm], ring_[i].seq}] = &ring_[i];
@@ -360,6 +362,57 @@ void MpiEventSource::before_finalize() {
   PMPI_Gather(times.data(), int(times.size()), MPI_DOUBLE, all_times.data(),
               int(times.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
 
+  return all_times;
+}
+
+// Each rank's trace file, gathered on rank 0 when every rank has one
+// (collective); else `note` may say why not.
+std::vector<std::string> MpiEventSource::gather_traces(
+    const WaitsSnapshot& snap, bool want_trace, bool tool_done,
+    std::string* trace_note, bool* all_ok) {
+  std::string trace_text;
+  if (want_trace) {
+    if (!tool_done) {
+      *trace_note =
+          "the trace was still open (Kokkos::finalize comes after "
+          "MPI_Finalize in this program)";
+    } else if (!snap.trace_path.empty()) {
+      std::ifstream f(snap.trace_path, std::ios::binary);
+      std::ostringstream s;
+      s << f.rdbuf();
+      trace_text = s.str();
+      if (trace_text.size() > kMaxTraceBytes) {
+        trace_text.clear();
+        *trace_note = "a rank's trace is larger than 64 MiB";
+      }
+    }
+  }
+  int trace_ok = want_trace && !trace_text.empty() ? 1 : 0, ok = 0;
+  PMPI_Allreduce(&trace_ok, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  *all_ok = ok != 0;
+  std::vector<std::string> traces;
+  if (ok) traces = gather_strings(trace_text, rank_, ranks_);
+  return traces;
+}
+
+void MpiEventSource::before_finalize() {
+  std::unique_lock<std::mutex> g(mu_);
+  if (!initialized_ || finalized_) return;
+  finalized_ = true;
+  g.unlock();
+  const int rank = rank_, ranks = ranks_;
+  const double min_wait = one_node_ ? 10e-6 : 100e-6;
+  tracker().flush();
+  const bool tool_done = !tracker().fed_by_kokkos_tools();
+  const WaitsSnapshot snap = tracker().snapshot();
+  const std::size_t kept = ring_.size();
+
+  // 1. Rank 0 picks the instances to look at on every rank; 2. every
+  // rank's enter and exit of those, on the shared base, to rank 0.
+  std::vector<CollectiveInstance> inst = agree_on_instances(min_wait);
+  const std::vector<double> all_times = gather_instance_times(inst);
+  const std::size_t per_rank = 2 * inst.size();
+
   // 3. Each rank's own account: its waits (longest first) and totals.
   RankCounters counters;
   counters.rank = rank;
@@ -373,28 +426,11 @@ void MpiEventSource::before_finalize() {
   const auto accounts = gather_strings(acc.dump(), rank, ranks);
 
   // 4. Each rank's trace (closed by the tool at Kokkos::finalize).
-  std::string trace_text, trace_note;
   const bool want_trace = !env("ADDSCOPE_WAITS_TRACE").empty();
-  if (want_trace) {
-    if (!tool_done) {
-      trace_note =
-          "the trace was still open (Kokkos::finalize comes after "
-          "MPI_Finalize in this program)";
-    } else if (!snap.trace_path.empty()) {
-      std::ifstream f(snap.trace_path, std::ios::binary);
-      std::ostringstream s;
-      s << f.rdbuf();
-      trace_text = s.str();
-      if (trace_text.size() > kMaxTraceBytes) {
-        trace_text.clear();
-        trace_note = "a rank's trace is larger than 64 MiB";
-      }
-    }
-  }
-  int trace_ok = want_trace && !trace_text.empty() ? 1 : 0, all_ok = 0;
-  PMPI_Allreduce(&trace_ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  std::vector<std::string> traces;
-  if (all_ok) traces = gather_strings(trace_text, rank, ranks);
+  std::string trace_note;
+  bool all_ok = false;
+  const std::vector<std::string> traces =
+      gather_traces(snap, want_trace, tool_done, &trace_note, &all_ok);
   if (rank != 0) return;
 
   // ---- rank 0: the merged report ------------------------------------------
@@ -422,8 +458,8 @@ void MpiEventSource::before_finalize() {
     const std::string kc = inst[i].comm;
     inst[i].comm = kc.substr(kc.find('\t') + 1);
     for (int r = 0; r < ranks; ++r) {
-      const double e = all_times[std::size_t(r) * times.size() + 2 * i];
-      const double x = all_times[std::size_t(r) * times.size() + 2 * i + 1];
+      const double e = all_times[std::size_t(r) * per_rank + 2 * i];
+      const double x = all_times[std::size_t(r) * per_rank + 2 * i + 1];
       if (std::isnan(e)) continue;
       inst[i].present[std::size_t(r)] = true;
       inst[i].enter_s[std::size_t(r)] = e;

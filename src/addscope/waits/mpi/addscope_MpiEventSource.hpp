@@ -28,6 +28,9 @@
 #include <string>
 #include <vector>
 
+#include "addscope/waits/addscope_WaitsSnapshot.hpp"
+#include "addscope/waits/analyze/addscope_CrossRankWaits.hpp"
+
 namespace addscope {
 namespace waits_mpi {
 
@@ -67,6 +70,13 @@ class MpiEventSource {
   };
   std::uint32_t comm_index(MPI_Comm comm);
   std::uint32_t name_index(const char* name);
+  // The steps of before_finalize's exchange (each collective).
+  std::vector<CollectiveInstance> agree_on_instances(double min_wait);
+  std::vector<double> gather_instance_times(
+      const std::vector<CollectiveInstance>& inst);
+  std::vector<std::string> gather_traces(const WaitsSnapshot& snap,
+                                         bool want_trace, bool tool_done,
+                                         std::string* trace_note, bool* all_ok);
 
   std::mutex mu_;
   bool initialized_ = false, finalized_ = false;

@@ -14,7 +14,7 @@
 #include <set>
 #include <string>
 
-#include "addscope/waits/analyze/addscope_TraceSink.hpp"
+#include "addscope/waits/model/addscope_TraceSink.hpp"
 
 namespace addscope {
 namespace Impl {

@@ -1,6 +1,6 @@
 // addscope — the waits report across MPI ranks, as rank 0 writes it: each
 // rank's account (what it sends to rank 0) and, from the cross-rank
-// analysis (mpi/addscope_CrossRankWaits.hpp), the merged text and JSON.
+// analysis (analyze/addscope_CrossRankWaits.hpp), the merged text and JSON.
 // Pure: no MPI, no files (the exchange and the writing of files:
 // mpi/addscope_MpiEventSource.cpp).
 #ifndef ADDSCOPE_WAITS_OUTPUT_MERGEDREPORT_HPP
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
-#include "addscope/waits/mpi/addscope_CrossRankWaits.hpp"
+#include "addscope/waits/analyze/addscope_CrossRankWaits.hpp"
 
 namespace addscope {
 namespace waits_mpi {

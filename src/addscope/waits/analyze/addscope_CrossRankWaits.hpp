@@ -5,8 +5,8 @@
 // one time base) and each rank's own waits, this names who waited in which
 // collective, for which rank, and what that rank was doing. Plain data and
 // rules: no MPI, no Kokkos.
-#ifndef ADDSCOPE_WAITS_MPI_CROSSRANKWAITS_HPP
-#define ADDSCOPE_WAITS_MPI_CROSSRANKWAITS_HPP
+#ifndef ADDSCOPE_WAITS_ANALYZE_CROSSRANKWAITS_HPP
+#define ADDSCOPE_WAITS_ANALYZE_CROSSRANKWAITS_HPP
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "addscope/waits/mpi/addscope_CrossRankWaits.hpp"
+#include "addscope/waits/analyze/addscope_CrossRankWaits.hpp"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // waited for it. The analyzer emits into this interface and never writes a
 // file itself; output/addscope_ChromeTrace.hpp implements it (a Chrome
 // trace-event file). Not thread-safe: the analyzer's thread alone calls it.
-#ifndef ADDSCOPE_WAITS_ANALYZE_TRACESINK_HPP
-#define ADDSCOPE_WAITS_ANALYZE_TRACESINK_HPP
+#ifndef ADDSCOPE_WAITS_MODEL_TRACESINK_HPP
+#define ADDSCOPE_WAITS_MODEL_TRACESINK_HPP
 
 #include <cstdint>
 #include <string>
