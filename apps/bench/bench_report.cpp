@@ -6,6 +6,7 @@
 
 #include "addscope/addscope_Version.hpp"
 #include "addscope/core/addscope_Format.hpp"
+#include "common/addscope_apps_Configs.hpp"
 #include "common/addscope_apps_Table.hpp"
 
 namespace addscope {
@@ -22,8 +23,7 @@ const char* cache_name(const DeviceInfo& d) {
 }
 
 std::string ran_text(const CandidateResult& r) {
-  const std::string ran = r.resolved.to_string();
-  return ran == r.candidate.to_string() ? std::string() : ran;
+  return apps::ran_as_text(r.candidate.to_string(), r.resolved.to_string());
 }
 
 /// median, min, max of a set of runs.

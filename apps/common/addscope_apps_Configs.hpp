@@ -12,6 +12,14 @@
 namespace addscope {
 namespace apps {
 
+/// The "ran as" column of the demo's and the bench's tables: what a
+/// configuration resolved to ("range:pack,ilp=1"), or "" where that is
+/// what was asked.
+inline std::string ran_as_text(const std::string& asked,
+                               const std::string& ran) {
+  return ran == asked ? std::string() : ran;
+}
+
 /// resolve_launch_config, its errors prefixed with the flag that gave the
 /// configuration ("--naive-config: team size = ... exceeds team_size_max").
 template <class Exec, class X, class Y, class Out>

@@ -7,6 +7,7 @@
 
 #include "addscope/addscope_Json.hpp"
 #include "addscope/core/addscope_Format.hpp"
+#include "common/addscope_apps_Configs.hpp"
 #include "common/addscope_apps_Table.hpp"
 
 namespace addscope {
@@ -99,7 +100,7 @@ void seed_rows(const DemoRun& r, apps::Table& table) {
 /// What configuration i resolved to, where that differs from what was
 /// asked ("" otherwise): both parse back with --config.
 std::string ran_as(const DemoRun& r, std::size_t i) {
-  return r.ran_as[i] == r.configs[i] ? std::string() : r.ran_as[i];
+  return apps::ran_as_text(r.configs[i], r.ran_as[i]);
 }
 
 /// Configuration i as the user can type it, with what it ran as.
