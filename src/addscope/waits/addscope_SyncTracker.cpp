@@ -22,7 +22,6 @@
 #include "addscope/waits/device/addscope_CudaDevices.hpp"
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
-#include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "addscope/waits/record/addscope_LogRegistry.hpp"
 
 namespace addscope {

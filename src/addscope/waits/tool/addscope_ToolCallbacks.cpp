@@ -5,8 +5,6 @@
 #include <ostream>
 #include <string_view>
 
-#include "addscope/core/addscope_Format.hpp"
-#include "addscope/core/addscope_OutputFile.hpp"
 #include "addscope/waits/tool/addscope_ToolOutputs.hpp"
 
 namespace addscope {
