@@ -19,10 +19,10 @@ set(addscope_WAITS_SOURCES
   addscope/waits/analyze/addscope_Analyzer.cpp
   addscope/waits/analyze/addscope_IdleFeed.cpp
   addscope/waits/attribution/addscope_Attribution.cpp
-  addscope/waits/attribution/addscope_CallKind.cpp
-  addscope/waits/attribution/addscope_ExecId.cpp
+  addscope/waits/model/addscope_CallKind.cpp
+  addscope/waits/model/addscope_ExecId.cpp
   addscope/waits/attribution/addscope_IdleBlame.cpp
-  addscope/waits/attribution/addscope_IdleSummary.cpp
+  addscope/waits/model/addscope_IdleSummary.cpp
   addscope/waits/attribution/addscope_KernelName.cpp
   addscope/waits/attribution/addscope_Ledger.cpp
   addscope/waits/attribution/addscope_MedianSample.cpp

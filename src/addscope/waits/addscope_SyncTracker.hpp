@@ -30,9 +30,9 @@
 #include "addscope/waits/addscope_TrackerOptions.hpp"
 #include "addscope/waits/addscope_WaitsClock.hpp"
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
-#include "addscope/waits/attribution/addscope_CallKind.hpp"
-#include "addscope/waits/attribution/addscope_ExecId.hpp"
-#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+#include "addscope/waits/model/addscope_CallKind.hpp"
+#include "addscope/waits/model/addscope_ExecId.hpp"
+#include "addscope/waits/model/addscope_WaitRecords.hpp"
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 
 namespace addscope {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "addscope/waits/attribution/addscope_IdleSummary.hpp"
+#include "addscope/waits/model/addscope_IdleSummary.hpp"
 #include "addscope/waits/attribution/addscope_Ledger.hpp"
 #include "addscope/waits/attribution/addscope_Occupancy.hpp"
 

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
-#include "addscope/waits/attribution/addscope_IdleSummary.hpp"
-#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+#include "addscope/waits/model/addscope_IdleSummary.hpp"
+#include "addscope/waits/model/addscope_WaitRecords.hpp"
 
 namespace addscope {
 namespace Impl {

@@ -17,8 +17,8 @@
 #include <deque>
 #include <vector>
 
-#include "addscope/waits/attribution/addscope_ExecId.hpp"
-#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+#include "addscope/waits/model/addscope_ExecId.hpp"
+#include "addscope/waits/model/addscope_WaitRecords.hpp"
 
 namespace addscope {
 namespace Impl {

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+#include "addscope/waits/model/addscope_WaitRecords.hpp"
 
 namespace addscope {
 namespace Impl {

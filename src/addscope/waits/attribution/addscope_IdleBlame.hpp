@@ -84,7 +84,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "addscope/waits/attribution/addscope_IdleSummary.hpp"
+#include "addscope/waits/model/addscope_IdleSummary.hpp"
 
 namespace addscope {
 

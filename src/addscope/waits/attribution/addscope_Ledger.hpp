@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "addscope/waits/attribution/addscope_MedianSample.hpp"
-#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+#include "addscope/waits/model/addscope_WaitRecords.hpp"
 
 namespace addscope {
 

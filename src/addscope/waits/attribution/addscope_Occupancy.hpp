@@ -1,6 +1,5 @@
-// addscope — what a CUDA device can hold and how much of it one launch
-// shape keeps busy: the device's capacity (as the device reports it), the
-// CUDA occupancy rules (how many blocks of a shape fit on one SM, limited by
+// addscope — how much of a CUDA device (model/addscope_DeviceCapacity.hpp)
+// one launch shape keeps busy: the CUDA occupancy rules (how many blocks of a shape fit on one SM, limited by
 // warps, blocks, registers and shared memory — the rules of NVIDIA's
 // occupancy calculator and cuda_occupancy.h), and the threads a launch keeps
 // in flight. Pure functions; Kokkos-free, CUDA-free.
@@ -11,32 +10,10 @@
 #include <string>
 
 #include "addscope/core/addscope_Format.hpp"  // thousands
-#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+#include "addscope/waits/model/addscope_DeviceCapacity.hpp"
+#include "addscope/waits/model/addscope_WaitRecords.hpp"
 
 namespace addscope {
-
-/// One device, as its driver describes it (cuDeviceGetAttribute).
-/// sms == 0: unknown.
-struct DeviceCapacity {
-  std::uint32_t device = 0;  ///< the device id kernel records carry
-  std::string name;          ///< "NVIDIA H200"
-  int cc_major = 0, cc_minor = 0;
-  int sms = 0;  ///< multiprocessors
-  int warp_size = 32;
-  int max_threads_per_sm = 0;
-  int max_threads_per_block = 0;
-  int max_blocks_per_sm = 0;
-  int registers_per_sm = 0;
-  int registers_per_block = 0;
-  int shared_per_sm = 0;              ///< bytes, the most a kernel can get
-  int shared_per_block_optin = 0;     ///< bytes
-  int reserved_shared_per_block = 0;  ///< bytes the driver keeps per block
-  bool known() const { return sms > 0 && max_threads_per_sm > 0; }
-  /// Threads the device can hold at once: SMs x max resident threads per SM.
-  long long resident_threads() const {
-    return (long long)sms * max_threads_per_sm;
-  }
-};
 
 /// How many blocks of one launch shape fit on an SM, and why no more.
 struct Occupancy {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "addscope/waits/attribution/addscope_Occupancy.hpp"
+#include "addscope/waits/model/addscope_DeviceCapacity.hpp"
 
 namespace addscope {
 namespace Impl {

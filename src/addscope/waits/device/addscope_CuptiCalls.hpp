@@ -24,7 +24,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "addscope/waits/attribution/addscope_CallKind.hpp"
+#include "addscope/waits/model/addscope_CallKind.hpp"
 #include "addscope/waits/device/addscope_CuptiAbi.hpp"
 
 namespace addscope {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "addscope/core/addscope_Format.hpp"
-#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+#include "addscope/waits/model/addscope_WaitRecords.hpp"
 
 namespace addscope {
 

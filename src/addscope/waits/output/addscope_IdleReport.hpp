@@ -18,7 +18,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 
-#include "addscope/waits/attribution/addscope_IdleSummary.hpp"
+#include "addscope/waits/model/addscope_IdleSummary.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 
 namespace addscope {

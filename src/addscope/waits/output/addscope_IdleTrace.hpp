@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "addscope/waits/attribution/addscope_IdleSummary.hpp"
+#include "addscope/waits/model/addscope_IdleSummary.hpp"
 
 namespace addscope {
 

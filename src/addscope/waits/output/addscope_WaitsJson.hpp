@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "addscope/waits/attribution/addscope_WaitRecords.hpp"
+#include "addscope/waits/model/addscope_WaitRecords.hpp"
 
 namespace addscope {
 

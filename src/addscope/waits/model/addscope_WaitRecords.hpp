@@ -1,15 +1,15 @@
 // addscope — the records the attribution works on: kernels as the device ran
 // them, blocking runtime calls as the host made them, and host calls with
 // the waits charged to them. Plain data; Kokkos-free.
-#ifndef ADDSCOPE_WAITS_ATTRIBUTION_WAITRECORDS_HPP
-#define ADDSCOPE_WAITS_ATTRIBUTION_WAITRECORDS_HPP
+#ifndef ADDSCOPE_WAITS_MODEL_WAITRECORDS_HPP
+#define ADDSCOPE_WAITS_MODEL_WAITRECORDS_HPP
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "addscope/waits/attribution/addscope_CallKind.hpp"
-#include "addscope/waits/attribution/addscope_ExecId.hpp"
+#include "addscope/waits/model/addscope_CallKind.hpp"
+#include "addscope/waits/model/addscope_ExecId.hpp"
 
 namespace addscope {
 

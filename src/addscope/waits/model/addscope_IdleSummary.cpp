@@ -1,4 +1,4 @@
-#include "addscope/waits/attribution/addscope_IdleSummary.hpp"
+#include "addscope/waits/model/addscope_IdleSummary.hpp"
 
 namespace addscope {
 

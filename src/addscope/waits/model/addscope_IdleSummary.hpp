@@ -5,8 +5,8 @@
 // names resolved; what IdleBlame (addscope_IdleBlame.hpp) makes and the
 // report, the JSON and the trace read. Times in seconds on the tracker's
 // clock (device timestamps mapped onto it). Kokkos-free.
-#ifndef ADDSCOPE_WAITS_ATTRIBUTION_IDLESUMMARY_HPP
-#define ADDSCOPE_WAITS_ATTRIBUTION_IDLESUMMARY_HPP
+#ifndef ADDSCOPE_WAITS_MODEL_IDLESUMMARY_HPP
+#define ADDSCOPE_WAITS_MODEL_IDLESUMMARY_HPP
 
 #include <array>
 #include <cstddef>

@@ -5,8 +5,8 @@
 // from 1; instance 0 on device 0 is a global fence, device 0x7f with instance
 // 0x1ffff Kokkos' deep-copy resource); Kokkos 3.x encodes type << 24 |
 // instance with instance 0 for every Cuda instance. Kokkos-free.
-#ifndef ADDSCOPE_WAITS_ATTRIBUTION_EXECID_HPP
-#define ADDSCOPE_WAITS_ATTRIBUTION_EXECID_HPP
+#ifndef ADDSCOPE_WAITS_MODEL_EXECID_HPP
+#define ADDSCOPE_WAITS_MODEL_EXECID_HPP
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "addscope/waits/attribution/addscope_ExecId.hpp"
+#include "addscope/waits/model/addscope_ExecId.hpp"
 
 namespace addscope {
 

@@ -1,7 +1,7 @@
 // addscope — what kind of host call a record is, and what kind of wait it
 // holds. Kokkos-free.
-#ifndef ADDSCOPE_WAITS_ATTRIBUTION_CALLKIND_HPP
-#define ADDSCOPE_WAITS_ATTRIBUTION_CALLKIND_HPP
+#ifndef ADDSCOPE_WAITS_MODEL_CALLKIND_HPP
+#define ADDSCOPE_WAITS_MODEL_CALLKIND_HPP
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "addscope/waits/attribution/addscope_CallKind.hpp"
+#include "addscope/waits/model/addscope_CallKind.hpp"
 
 namespace addscope {
 
