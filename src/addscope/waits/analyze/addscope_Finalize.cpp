@@ -1,11 +1,9 @@
 // addscope — Replay, continued: a call folded into the ledger (and the
 // trace) once its waits are known; the results as the snapshot reads them.
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 #include "addscope/waits/analyze/addscope_Replay.hpp"
 #include "addscope/waits/model/addscope_TraceSink.hpp"
-#include "addscope/waits/output/addscope_IdleTrace.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -42,7 +40,6 @@ void Replay::finalize_call(std::uint64_t id, CallKind kind, std::uint32_t what,
   const std::uint32_t st = site ? site : what;
   ledger_.add_call({kind, st, regions}, names_[st], names_[regions], thread,
                    dur, cls, wait);
-  std::string args;
   if (wait > 0) {
     ledger_.count_wait(cls, wait, thread);
     for (const auto& s : merged)
@@ -74,20 +71,14 @@ void Replay::finalize_call(std::uint64_t id, CallKind kind, std::uint32_t what,
           c.waited_for.push_back(
               {names_[sh], s.wait_s, names_[s.kernel], s.stream});
         }
-      if (trace_) {
-        nlohmann::json a = {{"wait_us", wait * 1e6},
-                            {"class", wait_class_name(cls)},
-                            {"waited_for", c.waited_for.front().kernel}};
-        if (!c.via.empty()) a["via"] = c.via;
-        if (!c.regions.empty()) a["regions"] = c.regions;
-        args = a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-      }
+      if (trace_) trace_->waiting_call(c);
       ledger_.keep_details(std::move(c), recent);
+      return;
     }
   }
   if (trace_)
     trace_->host_slice(thread, names_[what], call_kind_name(kind), begin_s,
-                       end_s, args.empty() ? "{}" : args);
+                       end_s);
 }
 
 void Replay::finalize_live(LiveCall& c) {
@@ -151,36 +142,6 @@ void Replay::fill_snapshot(WaitsSnapshot& w) const {
     w.mode = WaitsMode::Host;
 }
 
-namespace {
-// The idle blame's slices, on the trace (a device's idle track).
-class TraceIdleSink final : public IdleTraceSink {
- public:
-  explicit TraceIdleSink(TraceSink& t) : t_(t) {}
-  void idle_slice(std::uint32_t device, std::int64_t stream,
-                  const std::string& name, double begin_s, double end_s,
-                  const std::string& args_json) override {
-    t_.device_slice(device, track(stream), "idle", name, begin_s, end_s,
-                    args_json, "idle");
-  }
-  void host_slice(std::uint32_t thread, const std::string& name, double begin_s,
-                  double end_s, const std::string& args_json) override {
-    t_.host_slice(thread, name, "idle", begin_s, end_s, args_json);
-  }
-  void flow(std::uint32_t device, std::int64_t stream, double idle_t_s,
-            std::uint32_t thread, double host_t_s,
-            const std::string& name) override {
-    t_.flow(device, track(stream), idle_t_s, thread, host_t_s, name.c_str());
-  }
-
- private:
-  // The device's idle track: a stream id no stream has.
-  static std::uint32_t track(std::int64_t stream) {
-    return stream < 0 ? 0xfffffff0u : std::uint32_t(stream);
-  }
-  TraceSink& t_;
-};
-}  // namespace
-
 void Replay::set_trace(std::unique_ptr<TraceSink> t) {
   trace_ = std::move(t);
   if (!trace_) {
@@ -189,10 +150,8 @@ void Replay::set_trace(std::unique_ptr<TraceSink> t) {
   }
   idle_.set_gap_listener([this](const IdleGapRecord& r) {
     if (!trace_) return;
-    TraceIdleSink sink(*trace_);
-    emit_idle_trace(
-        idle_interval(r, [this](std::uint32_t id) { return names_[id]; }),
-        sink);
+    trace_->idle(
+        idle_interval(r, [this](std::uint32_t id) { return names_[id]; }));
   });
 }
 

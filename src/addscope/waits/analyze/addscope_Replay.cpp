@@ -258,7 +258,7 @@ void Replay::region_pop(std::uint32_t thread, double t) {
   th.region_path = th.region_paths.empty() ? 0 : th.region_paths.back();
   if (trace_)
     trace_->host_slice(thread, "region " + names_[o.what], "region", o.begin_s,
-                       t, "{}");
+                       t);
   set_last_event(
       th,
       names_.combo(Combo::RegionEnd, o.what, 0,

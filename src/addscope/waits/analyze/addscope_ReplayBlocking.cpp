@@ -329,7 +329,7 @@ void Replay::blocking_end(std::uint32_t ti, double t) {
     if (trace_ && !(owner && owner->kind == CallKind::Runtime &&
                     owner->begin_s == b.begin_s))
       trace_->host_slice(ti, names_[th.blocking_via], "runtime", b.begin_s,
-                         b.end_s, "{}");
+                         b.end_s);
   } else if (mode.device_times) {
     blockings_.insert(b.begin_s, LiveBlocking{b, th.blocking_via});
   }

@@ -5,7 +5,6 @@
 // change them any more.
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "addscope/waits/analyze/addscope_Replay.hpp"
 #include "addscope/waits/attribution/addscope_Attribution.hpp"
@@ -18,9 +17,6 @@ namespace {
 // When a kernel began running after its launch returned.
 double from_of(const DeviceKernel& k) {
   return std::max(k.start_s, k.launch_end_s);
-}
-std::string json_args(const nlohmann::json& a) {
-  return a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 }  // namespace
 
@@ -259,8 +255,8 @@ void Replay::attribute_blocking(LiveBlocking& lb) {
   const bool own_call =
       owner && owner->kind == CallKind::Runtime && owner->begin_s == b.begin_s;
   if (trace_ && !own_call)
-    trace_->host_slice(b.thread, names_[lb.via], "runtime", b.begin_s, b.end_s,
-                       "{}");
+    trace_->host_slice(b.thread, names_[lb.via], "runtime", b.begin_s,
+                       b.end_s);
   double total = 0;
   for (std::size_t i = 0; i < cands.size(); ++i) {
     if (share[i] <= 0) continue;
@@ -309,33 +305,22 @@ void Replay::finalize_kernel(DeviceKernel& k) {
 }
 
 void Replay::trace_kernel(const DeviceKernel& k, double ov) {
-  const std::uint64_t skey = (std::uint64_t(k.device) << 32) | k.stream;
-  std::string sname = "stream " + std::to_string(k.stream);
-  auto it = stream_exec_.find(skey);
-  if (it != stream_exec_.end() && it->second.instance != 0)
-    sname += " (Kokkos instance " + std::to_string(it->second.instance) + ")";
-  nlohmann::json a = {{"kernel", names_[k.name]},
-                      {"correlation", k.correlation},
-                      {"waited_us", k.waited_s * 1e6},
-                      {"overlap_us", ov * 1e6}};
-  if (k.shape.known()) {
-    a["grid"] = {k.shape.grid[0], k.shape.grid[1], k.shape.grid[2]};
-    a["block"] = {k.shape.block[0], k.shape.block[1], k.shape.block[2]};
-    a["shape"] = shape_short(k.shape);
-    a["registers"] = k.shape.registers;
-    a["shared_bytes"] = k.shape.shared_static + k.shape.shared_dynamic;
-    for (const auto& d : devices)
-      if (d.device == k.device && d.known()) {
-        const Occupancy o = occupancy(d, k.shape);
-        a["threads_in_flight"] = o.threads_in_flight;
-        a["resident_threads"] = o.resident_threads;
-        a["blocks_per_sm"] = o.blocks_per_sm;
-        a["occupancy"] = o.theoretical;
-      }
-  }
-  trace_->device_slice(k.device, k.stream, sname,
-                       names_[names_.short_id(k.name)], k.start_s, k.end_s,
-                       json_args(a));
+  TraceKernel t;
+  t.device = k.device;
+  t.stream = k.stream;
+  auto it = stream_exec_.find((std::uint64_t(k.device) << 32) | k.stream);
+  if (it != stream_exec_.end()) t.instance = it->second.instance;
+  t.name = names_[names_.short_id(k.name)];
+  t.name_raw = names_[k.name];
+  t.correlation = k.correlation;
+  t.start_s = k.start_s;
+  t.end_s = k.end_s;
+  t.waited_s = k.waited_s;
+  t.overlap_s = ov;
+  t.shape = k.shape;
+  for (const auto& d : devices)
+    if (d.device == k.device && d.known()) t.capacity = &d;
+  trace_->kernel(t);
 }
 
 }  // namespace Impl

@@ -5,7 +5,11 @@
 #include <cerrno>
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 #include "addscope/core/addscope_OutputFile.hpp"
+#include "addscope/waits/attribution/addscope_Occupancy.hpp"
+#include "addscope/waits/output/addscope_IdleTrace.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -132,9 +136,9 @@ void ChromeTrace::name_thread(std::uint32_t thread) {
           std::to_string(thread) + R"("}})";
 }
 
-void ChromeTrace::host_slice(std::uint32_t thread, const std::string& name,
-                             const char* category, double begin_s, double end_s,
-                             const std::string& args_json) {
+void ChromeTrace::raw_host_slice(std::uint32_t thread, const std::string& name,
+                                 const char* category, double begin_s,
+                                 double end_s, const std::string& args_json) {
   if (!room(1)) return;
   name_thread(thread);
   begin_event();
@@ -144,11 +148,11 @@ void ChromeTrace::host_slice(std::uint32_t thread, const std::string& name,
           R"(,"dur":)" + us(end_s - begin_s) + R"(,"args":)" + args_json + "}";
 }
 
-void ChromeTrace::device_slice(std::uint32_t device, std::uint32_t stream,
-                               const std::string& stream_name,
-                               const std::string& name, double begin_s,
-                               double end_s, const std::string& args_json,
-                               const char* category) {
+void ChromeTrace::raw_device_slice(std::uint32_t device, std::uint32_t stream,
+                                   const std::string& stream_name,
+                                   const std::string& name, double begin_s,
+                                   double end_s, const std::string& args_json,
+                                   const char* category) {
   if (!room(1)) return;
   const std::uint64_t key = (std::uint64_t(device) << 32) | stream;
   const std::string pid = std::to_string(device_pid(device));
@@ -172,9 +176,9 @@ void ChromeTrace::device_slice(std::uint32_t device, std::uint32_t stream,
           R"(,"args":)" + args_json + "}";
 }
 
-void ChromeTrace::flow(std::uint32_t device, std::uint32_t stream,
-                       double device_t_s, std::uint32_t thread, double host_t_s,
-                       const char* name) {
+void ChromeTrace::raw_flow(std::uint32_t device, std::uint32_t stream,
+                           double device_t_s, std::uint32_t thread,
+                           double host_t_s, const char* name) {
   if (!room(2)) return;
   const std::string id = std::to_string(next_flow_++);
   begin_event();
@@ -185,6 +189,94 @@ void ChromeTrace::flow(std::uint32_t device, std::uint32_t stream,
   buf_ += R"({"ph":"f","bp":"e","pid":)" + std::to_string(kHostPid) +
           R"(,"tid":)" + std::to_string(thread) + R"(,"name":")" + name +
           R"(","cat":"wait","id":)" + id + R"(,"ts":)" + us(host_t_s) + "}";
+}
+
+namespace {
+std::string json_text(const nlohmann::json& a) {
+  return a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// The idle interval's slices on the device's idle track.
+class IdleOnTrace final : public IdleTraceSink {
+ public:
+  explicit IdleOnTrace(ChromeTrace& t) : t_(t) {}
+  void idle_slice(std::uint32_t device, std::int64_t stream,
+                  const std::string& name, double begin_s, double end_s,
+                  const std::string& args_json) override {
+    t_.raw_device_slice(device, track(stream), "idle", name, begin_s, end_s,
+                        args_json, "idle");
+  }
+  void host_slice(std::uint32_t thread, const std::string& name, double begin_s,
+                  double end_s, const std::string& args_json) override {
+    t_.raw_host_slice(thread, name, "idle", begin_s, end_s, args_json);
+  }
+  void flow(std::uint32_t device, std::int64_t stream, double idle_t_s,
+            std::uint32_t thread, double host_t_s,
+            const std::string& name) override {
+    t_.raw_flow(device, track(stream), idle_t_s, thread, host_t_s,
+                name.c_str());
+  }
+
+ private:
+  // The device's idle track: a stream id no stream has.
+  static std::uint32_t track(std::int64_t stream) {
+    return stream < 0 ? 0xfffffff0u : std::uint32_t(stream);
+  }
+  ChromeTrace& t_;
+};
+}  // namespace
+
+void ChromeTrace::host_slice(std::uint32_t thread, const std::string& name,
+                             const char* category, double begin_s,
+                             double end_s) {
+  raw_host_slice(thread, name, category, begin_s, end_s, "{}");
+}
+
+void ChromeTrace::waiting_call(const CallRecord& c) {
+  nlohmann::json a = {{"wait_us", c.wait_s * 1e6},
+                      {"class", wait_class_name(c.wait_class)}};
+  if (!c.waited_for.empty()) a["waited_for"] = c.waited_for.front().kernel;
+  if (!c.via.empty()) a["via"] = c.via;
+  if (!c.regions.empty()) a["regions"] = c.regions;
+  raw_host_slice(c.thread, c.what, call_kind_name(c.kind), c.begin_s, c.end_s,
+                 json_text(a));
+}
+
+void ChromeTrace::kernel(const TraceKernel& k) {
+  std::string sname = "stream " + std::to_string(k.stream);
+  if (k.instance != 0)
+    sname += " (Kokkos instance " + std::to_string(k.instance) + ")";
+  nlohmann::json a = {{"kernel", k.name_raw},
+                      {"correlation", k.correlation},
+                      {"waited_us", k.waited_s * 1e6},
+                      {"overlap_us", k.overlap_s * 1e6}};
+  if (k.shape.known()) {
+    a["grid"] = {k.shape.grid[0], k.shape.grid[1], k.shape.grid[2]};
+    a["block"] = {k.shape.block[0], k.shape.block[1], k.shape.block[2]};
+    a["shape"] = shape_short(k.shape);
+    a["registers"] = k.shape.registers;
+    a["shared_bytes"] = k.shape.shared_static + k.shape.shared_dynamic;
+    if (k.capacity && k.capacity->known()) {
+      const Occupancy o = occupancy(*k.capacity, k.shape);
+      a["threads_in_flight"] = o.threads_in_flight;
+      a["resident_threads"] = o.resident_threads;
+      a["blocks_per_sm"] = o.blocks_per_sm;
+      a["occupancy"] = o.theoretical;
+    }
+  }
+  raw_device_slice(k.device, k.stream, sname, k.name, k.start_s, k.end_s,
+                   json_text(a), "kernel");
+}
+
+void ChromeTrace::idle(const IdleInterval& gap) {
+  IdleOnTrace sink(*this);
+  emit_idle_trace(gap, sink);
+}
+
+void ChromeTrace::flow(std::uint32_t device, std::uint32_t stream,
+                       double device_t_s, std::uint32_t thread,
+                       double host_t_s) {
+  raw_flow(device, stream, device_t_s, thread, host_t_s, "waited for");
 }
 
 void ChromeTrace::flush() {

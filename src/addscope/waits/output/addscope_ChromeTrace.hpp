@@ -2,7 +2,7 @@
 // and chrome://tracing open), written while the program runs by the
 // analyzer: a track per host thread, a track per device stream with kernels
 // at device times, and flow arrows from each kernel to the call that waited
-// for it. Events are buffered and written whole at each flush() (the
+// for it — what the analyzer emits (model/addscope_TraceSink.hpp), drawn. Events are buffered and written whole at each flush() (the
 // analyzer flushes after every drain), one per line, so the file on disk
 // always ends at an event boundary: after abort() or SIGKILL it lacks only
 // the closing "]", which the format allows. Past `max_events` the rest are
@@ -33,21 +33,32 @@ class ChromeTrace final : public TraceSink {
   /// Writing failed (a full disk): the file is incomplete.
   bool write_failed() const override { return write_failed_; }
 
-  /// A host call on thread `thread`, [begin_s, end_s] on the tracker clock.
-  /// `args_json` is a JSON object ("{}" for none).
+  // The facts (model/addscope_TraceSink.hpp), drawn: a call that waited
+  // carries its wait, class, kernel, via and regions as arguments; a kernel
+  // its correlation, wait, overlap, shape and occupancy on a track named
+  // after its stream (and Kokkos instance); an idle interval as
+  // output/addscope_IdleTrace.hpp draws it.
   void host_slice(std::uint32_t thread, const std::string& name,
-                  const char* category, double begin_s, double end_s,
-                  const std::string& args_json) override;
-  /// A slice on a device stream's track (a kernel: category "kernel").
-  void device_slice(std::uint32_t device, std::uint32_t stream,
-                    const std::string& stream_name, const std::string& name,
-                    double begin_s, double end_s, const std::string& args_json,
-                    const char* category = "kernel") override;
+                  const char* category, double begin_s, double end_s) override;
+  void waiting_call(const CallRecord& c) override;
+  void kernel(const TraceKernel& k) override;
+  void idle(const IdleInterval& gap) override;
+  void flow(std::uint32_t device, std::uint32_t stream, double device_t_s,
+            std::uint32_t thread, double host_t_s) override;
+
+  /// A slice on host thread `thread`'s track; `args_json` a JSON object.
+  void raw_host_slice(std::uint32_t thread, const std::string& name,
+                      const char* category, double begin_s, double end_s,
+                      const std::string& args_json);
+  /// A slice on a device stream's track, named `stream_name`.
+  void raw_device_slice(std::uint32_t device, std::uint32_t stream,
+                        const std::string& stream_name,
+                        const std::string& name, double begin_s, double end_s,
+                        const std::string& args_json, const char* category);
   /// An arrow from a point inside a device slice to a point inside a host
   /// slice (both times inside their slices).
-  void flow(std::uint32_t device, std::uint32_t stream, double device_t_s,
-            std::uint32_t thread, double host_t_s,
-            const char* name = "waited for") override;
+  void raw_flow(std::uint32_t device, std::uint32_t stream, double device_t_s,
+                std::uint32_t thread, double host_t_s, const char* name);
   /// Writes what is buffered, whole events only.
   void flush() override;
   /// Flushes, writes the closing bracket, syncs and closes; further events
