@@ -225,6 +225,80 @@ TEST(WaitsTrace, EveryFlowBindsToSlices) {
   }
 }
 
+// The trace's slices carry the facts as arguments: the call that waited
+// says how long, of which class and for which kernel; the kernel its
+// shape, what it was waited for and how much of the device it kept busy
+// (its device's capacity known); its stream's track names the Kokkos
+// instance it served.
+TEST(WaitsTrace, SlicesCarryTheWaitTheShapeAndTheInstance) {
+  using addscope::CallKind;
+  using addscope::SyncApi;
+  const std::string path = ::testing::TempDir() + "waits_trace_args_" +
+                           std::to_string(getpid()) + ".json";
+  addscope::TrackerOptions o;
+  o.device_records_by_hand = true;
+  o.query_devices = [] {
+    addscope::DeviceCapacity d;
+    d.device = 0;
+    d.sms = 132;
+    d.max_threads_per_sm = 2048;
+    d.max_threads_per_block = 1024;
+    d.max_blocks_per_sm = 32;
+    d.registers_per_sm = 65536;
+    d.registers_per_block = 65536;
+    d.shared_per_sm = 233472;
+    d.shared_per_block_optin = 232448;
+    d.reserved_shared_per_block = 1024;
+    return std::vector<addscope::DeviceCapacity>{d};
+  };
+  addscope_test::WaitsSim s(o);
+  ASSERT_TRUE(s.t->open_trace(path));
+  const auto a = s.launch("user::slow_a", 0.0, 1e-5, addscope_test::cuda(2));
+  s.ran(a, 13, 1e-5, 0.3, 4, 64);
+  s.call(CallKind::DeepCopy, "deep_copy out_mirror<-out", 2e-5, 0.30002,
+         [&] { s.block(SyncApi::Memcpy, 3e-5, 0.30001, -1, 4, 3); });
+  const addscope::WaitsSnapshot w = s.done();
+  std::ifstream f(path);
+  const auto j = nlohmann::json::parse(f);
+  f.close();
+  std::remove(path.c_str());
+  ASSERT_EQ(w.waits.size(), 1u);
+  const addscope::CallRecord& c = w.waits[0];
+  ASSERT_FALSE(c.waited_for.empty());
+  const nlohmann::json* call = nullptr;
+  const nlohmann::json* kernel = nullptr;
+  std::string stream_name;
+  for (const auto& e : j) {
+    if (e.value("ph", "") == "X" && e.value("pid", 0) == 1 &&
+        e.value("name", "") == c.what)
+      call = &e;
+    if (e.value("ph", "") == "X" && e.value("cat", "") == "kernel")
+      kernel = &e;
+    if (e.value("ph", "") == "M" && e.value("pid", 0) == 100 &&
+        e.value("tid", 0) == 13)
+      stream_name = e["args"].value("name", "");
+  }
+  ASSERT_NE(call, nullptr) << j.dump(1);
+  const auto& ca = (*call)["args"];
+  EXPECT_NEAR(ca.value("wait_us", 0.0), c.wait_s * 1e6, 1e-3);
+  EXPECT_GT(ca.value("wait_us", 0.0), 0.29e6);
+  EXPECT_EQ(ca.value("class", ""), addscope::wait_class_name(c.wait_class));
+  EXPECT_EQ(ca.value("waited_for", ""), "user::slow_a");
+  EXPECT_EQ(ca.value("via", ""), c.via);
+  EXPECT_FALSE(c.via.empty());
+  ASSERT_NE(kernel, nullptr) << j.dump(1);
+  EXPECT_EQ((*kernel)["name"], "user::slow_a");
+  const auto& ka = (*kernel)["args"];
+  EXPECT_EQ(ka.value("kernel", ""), "user::slow_a");
+  EXPECT_NEAR(ka.value("waited_us", 0.0), c.wait_s * 1e6, 1e-3);
+  EXPECT_EQ(ka.value("shape", ""), "4 x 64");
+  EXPECT_EQ(ka["grid"], nlohmann::json({4, 1, 1}));
+  EXPECT_EQ(ka["block"], nlohmann::json({64, 1, 1}));
+  EXPECT_EQ(ka.value("threads_in_flight", 0), 256);
+  EXPECT_EQ(ka.value("resident_threads", 0), 132 * 2048);
+  EXPECT_EQ(stream_name, "stream 13 (Kokkos instance 2)");
+}
+
 TEST(WaitsTrace, UnwritablePathIsAnError) {
   addscope_test::WaitsSim s;
   std::string err;

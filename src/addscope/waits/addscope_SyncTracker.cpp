@@ -146,7 +146,7 @@ SyncTracker::SyncTracker(TrackerOptions options)
     rp.mode.tie = p.opt.tie_by_hand;
     p.device_times = true;
     p.source_desc = "device records given by hand";
-    if (p.opt.query_devices) rp.devices = p.opt.query_devices();
+    if (p.opt.query_devices) rp.fold().devices = p.opt.query_devices();
     p.devices_queried = true;
   } else if (p.opt.callbacks_by_hand) {
     rp.mode.callbacks_only = rp.callbacks_ever = true;

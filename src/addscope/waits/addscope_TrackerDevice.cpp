@@ -80,7 +80,7 @@ bool SyncTracker::start_device_tracing() {
   Impl::DeviceSource* src = nullptr;
   {
     std::lock_guard<std::mutex> g(p.analyzer.mutex());
-    ++p.analyzer.replay().keep_recent;
+    ++p.analyzer.replay().fold().keep_recent;
   }
   {
     std::lock_guard<std::mutex> g(p.ctl);
@@ -123,7 +123,7 @@ bool SyncTracker::start_device_tracing() {
   if (query) devices = p.opt.query_devices();
   if (query) {
     std::lock_guard<std::mutex> g(p.analyzer.mutex());
-    p.analyzer.replay().devices = std::move(devices);
+    p.analyzer.replay().fold().devices = std::move(devices);
   }
   std::lock_guard<std::mutex> g(p.ctl);
   const bool records = ok && src->kernel_records();
@@ -164,7 +164,7 @@ void SyncTracker::stop_device_tracing() {
   Impl::DeviceSource* src = nullptr;
   {
     std::lock_guard<std::mutex> g(p.analyzer.mutex());
-    int& k = p.analyzer.replay().keep_recent;
+    int& k = p.analyzer.replay().fold().keep_recent;
     if (k > 0) --k;
   }
   {
@@ -253,7 +253,7 @@ void SyncTracker::take_deferred_devices() {
   if (!p.deferred_ready.load(std::memory_order_acquire)) return;
   p.deferred_ready.store(false, std::memory_order_relaxed);
   std::lock_guard<std::mutex> g(p.ctl);
-  p.analyzer.replay().devices = std::move(p.deferred_devices);
+  p.analyzer.replay().fold().devices = std::move(p.deferred_devices);
 }
 
 void SyncTracker::tick() {

@@ -15,7 +15,7 @@ Replay::Replay(const TrackerOptions& opt)
       names_(lim_.names, lim_.name_bytes),
       threads_(lim_.open_per_thread, dropped_),
       launches_(lim_.pending_launches, lim_.streams),
-      ledger_(opt.limits) {}
+      fold_(opt, names_) {}
 
 Replay::~Replay() = default;
 
@@ -27,18 +27,6 @@ void Replay::set_device_times(bool on) {
 
 // ---- helpers
 // -------------------------------------------------------------------
-
-WaitClass Replay::classify(CallKind kind, std::uint32_t what, SyncApi api) {
-  switch (kind) {
-    case CallKind::Fence:
-      return names_.flags(what) & NameTable::kUserFence ? WaitClass::Explicit
-                                                        : WaitClass::Hidden;
-    case CallKind::Runtime:
-      return is_synchronization(api) ? WaitClass::Explicit : WaitClass::Hidden;
-    default:
-      return WaitClass::Hidden;
-  }
-}
 
 bool Replay::fence_completes_launch(std::uint32_t fence, std::uint32_t launch) {
   if (names_.flags(fence) & NameTable::kResultFence) return true;
@@ -256,9 +244,8 @@ void Replay::region_pop(std::uint32_t thread, double t) {
   th.stack.erase(std::next(it).base());
   if (!th.region_paths.empty()) th.region_paths.pop_back();
   th.region_path = th.region_paths.empty() ? 0 : th.region_paths.back();
-  if (trace_)
-    trace_->host_slice(thread, "region " + names_[o.what], "region", o.begin_s,
-                       t);
+  if (TraceSink* tr = fold_.trace())
+    tr->host_slice(thread, "region " + names_[o.what], "region", o.begin_s, t);
   set_last_event(
       th,
       names_.combo(Combo::RegionEnd, o.what, 0,
@@ -302,6 +289,69 @@ void Replay::thread_exit(std::uint32_t idx) {
   }
   t->awaiting_next_event.clear();
   t->exited = true;
+}
+
+void Replay::fill_snapshot(WaitsSnapshot& w) const {
+  w.mode =
+      device_times_ever
+          ? WaitsMode::Device
+          : (callbacks_ever && mode.async_seen
+                 ? WaitsMode::Callbacks
+                 : (mode.async_seen ? WaitsMode::KokkosOnly : WaitsMode::Host));
+  w.kokkos_fences =
+      kokkos_interface == 0 ? -1 : (kokkos_interface >= 20211015 ? 1 : 0);
+  w.threads_seen = threads_.used();
+  w.kernels_without_device_record = without_record_;
+  w.dropped = dropped_;
+  w.dropped.names = names_.dropped();
+  // Calls and regions still open now will not end before the report.
+  threads_.for_each([&](const HostThread& t) {
+    if (!t.exited) threads_.count_left_open(t, w.dropped);
+  });
+  fold_.fill(w);
+  // Host kernels Kokkos did not place ran on the host space other kernels
+  // ran on, else on Kokkos' default space if that is a host space.
+  const DeviceKind host = host_kind_ != DeviceKind::Unknown ? host_kind_
+                          : !is_async(default_kind)         ? default_kind
+                                                    : DeviceKind::Unknown;
+  for (auto& k : w.kernels)
+    if (k.device_kind == DeviceKind::Unknown) k.device_kind = host;
+  if (device_times_ever)
+    w.idle = idle_.summary([this](std::uint32_t id) { return names_[id]; });
+  // Device records were on, yet the device ran nothing: a host-only run
+  // (Kokkos 4.x allocates in CudaSpace at start-up, which starts the device
+  // source; a host program on a GPU build then read as "device").
+  if (w.mode == WaitsMode::Device && w.totals.launches == 0 &&
+      w.totals.device_kernels == 0 && !w.idle.any_activity &&
+      w.totals.hidden_calls == 0 && w.totals.explicit_calls == 0)
+    w.mode = WaitsMode::Host;
+}
+
+void Replay::set_trace(std::unique_ptr<TraceSink> t) {
+  const bool on = t != nullptr;
+  fold_.set_trace(std::move(t));
+  if (!on) {
+    idle_.set_gap_listener(nullptr);
+    return;
+  }
+  idle_.set_gap_listener([this](const IdleGapRecord& r) {
+    TraceSink* tr = fold_.trace();
+    if (!tr) return;
+    tr->idle(
+        idle_interval(r, [this](std::uint32_t id) { return names_[id]; }));
+  });
+}
+
+void Replay::fill_footprint(TrackerFootprint& f) const {
+  f.names = names_.size();
+  f.name_bytes = names_.bytes();
+  f.threads = threads_.size();
+  threads_.for_each([&](const HostThread& t) {
+    f.open += t.stack.size();
+    f.blocked_history += t.blocked.size();
+  });
+  f.pending_records = pending_total() + launches_.calls_held();
+  f.pending_launches = launches_.pending_count();
 }
 
 }  // namespace Impl

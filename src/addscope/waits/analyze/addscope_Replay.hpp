@@ -3,10 +3,13 @@
 // stack (analyze/addscope_HostThreads.hpp), launches tied to their kernel
 // records (analyze/addscope_Launches.hpp), and, once nothing earlier can
 // arrive any more (settle), the attribution rules (attribution/) applied
-// and the results folded into the ledger and written to the trace. Owned
-// and run by one thread at a time (the analyzer's lock): no lock inside.
+// and what can no longer change folded into the results (analyze/
+// addscope_Fold.hpp: the ledger, the trace). Owned and run by one thread
+// at a time (the analyzer's lock): no lock inside.
 //
-// addscope_Replay.cpp handles the events; addscope_Settle.cpp settles.
+// addscope_Replay.cpp: calls, regions, kernels on host spaces, the
+// snapshot; addscope_ReplayBlocking.cpp: calls ending, launches, blocking
+// calls; addscope_Settle.cpp: settling.
 #ifndef ADDSCOPE_WAITS_ANALYZE_REPLAY_HPP
 #define ADDSCOPE_WAITS_ANALYZE_REPLAY_HPP
 
@@ -21,13 +24,13 @@
 
 #include "addscope/waits/addscope_TrackerOptions.hpp"
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
+#include "addscope/waits/analyze/addscope_Fold.hpp"
 #include "addscope/waits/analyze/addscope_HostThreads.hpp"
 #include "addscope/waits/analyze/addscope_IdleFeed.hpp"
 #include "addscope/waits/analyze/addscope_Launches.hpp"
 #include "addscope/waits/analyze/addscope_NameTable.hpp"
 #include "addscope/waits/analyze/addscope_TimeQueue.hpp"
 #include "addscope/waits/attribution/addscope_IdleBlame.hpp"
-#include "addscope/waits/attribution/addscope_Ledger.hpp"
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 
 namespace addscope {
@@ -57,7 +60,6 @@ class Replay {
   bool device_times_ever = false, callbacks_ever = false;
   std::uint64_t kokkos_interface = 0;
   DeviceKind default_kind = DeviceKind::Unknown;  // Kokkos' default space
-  int keep_recent = 0;  // the library's front door reads recent waits
 
   // ---- host events (times on the tracker's clock) ---------------------------
   void kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
@@ -128,17 +130,19 @@ class Replay {
   // ---- results
   // ------------------------------------------------------------------------
   NameTable& names() { return names_; }
-  const Ledger& ledger() const { return ledger_; }
+  const Ledger& ledger() const { return fold_.ledger(); }
+  /// The results (recent waits kept, the devices' capacities).
+  Fold& fold() { return fold_; }
   WaitsDropped& dropped() { return dropped_; }
   std::uint64_t kernels_without_record() const { return without_record_; }
   void fill_snapshot(WaitsSnapshot& w) const;
   void fill_footprint(TrackerFootprint& f) const;
   /// The calls begun at or after `mark`, longest wait first.
   std::vector<CallRecord> waits_since(std::uint64_t mark) const {
-    return ledger_.waits_since(mark);
+    return fold_.ledger().waits_since(mark);
   }
   void set_trace(std::unique_ptr<TraceSink> t);
-  TraceSink* trace() { return trace_.get(); }
+  TraceSink* trace() { return fold_.trace(); }
 
  private:
   struct LiveBlocking {
@@ -155,7 +159,6 @@ class Replay {
                                   std::uint32_t name = 0);
   void kokkos_only_completion(HostThread& t, const Open& call, double end_s);
   void callbacks_completion(const BlockingCall& b, Charge* owner);
-  WaitClass classify(CallKind kind, std::uint32_t what, SyncApi api);
   bool fence_completes_launch(std::uint32_t fence, std::uint32_t launch);
   // settling
   void settle_impl(double host_s, double device_s, bool force);
@@ -163,13 +166,6 @@ class Replay {
                bool final, bool* tied);
   void attribute_blocking(LiveBlocking& lb);
   void finalize_kernel(DeviceKernel& k);
-  void finalize_call(std::uint64_t id, CallKind kind, std::uint32_t what,
-                     std::uint32_t site, std::uint32_t regions,
-                     std::uint32_t context, std::uint32_t via, SyncApi api,
-                     std::uint32_t thread, double begin_s, double end_s,
-                     bool bound, std::vector<Share>& shares);
-  void finalize_live(LiveCall& c);
-  void trace_kernel(const DeviceKernel& k, double overlap_s);
   void pop_device_front();
   void feed_copies(double known_s, bool final);
 
@@ -179,8 +175,7 @@ class Replay {
   NameTable names_;
   HostThreads threads_;
   Launches launches_;
-  Ledger ledger_;
-  std::unique_ptr<TraceSink> trace_;
+  Fold fold_;
 
   std::unordered_map<std::uint64_t, LiveCall> live_calls_;
   TimeQueue<std::uint64_t> live_by_end_;  // live calls named, by end time
@@ -199,13 +194,9 @@ class Replay {
   std::vector<std::string> arrived_names_;   // ... their device names
   std::uint64_t without_record_ = 0;
   double synced_s_ = 0;  // the device had finished all launched before this
-  std::unordered_map<std::uint64_t, ExecId> stream_exec_;  // dev<<32|stream
   DeviceKind host_kind_ = DeviceKind::Unknown;  // a host space kernels ran on
   std::vector<DeviceKernel*> scratch_cands_;
   std::vector<const DeviceKernel*> scratch_ccands_;
-
- public:
-  std::vector<DeviceCapacity> devices;  // what each device can hold
 };
 
 }  // namespace Impl

@@ -66,13 +66,10 @@ void Replay::end_open(HostThread& t, Open& o, double now_s) {
       is_async(o.exec.kind))
     synced_s_ = std::max(synced_s_, o.begin_s);
   if (o.kind == CallKind::HostKernel) {
-    const std::uint32_t sh = names_.short_id(o.what);
-    ledger_.add_host_kernel(o.what, names_[sh], names_[o.what],
-                            now_s - o.begin_s, o.exec.kind);
-    o.what = o.site = sh;
+    fold_.host_kernel(o.what, now_s - o.begin_s, o.exec.kind);
+    o.what = o.site = names_.short_id(o.what);
   } else if (o.kind == CallKind::Launch) {
-    const std::uint32_t sh = names_.short_id(o.what);
-    ledger_.add_launch(o.what, names_[sh], names_[o.what], o.exec.kind);
+    fold_.launch(o.what, o.exec.kind);
     if (mode.device_times) {
       for (std::uint8_t i = 0; i < o.ncorr; ++i)
         if (PendingCorr* c = launches_.find_corr(o.corr[i]))
@@ -118,19 +115,18 @@ void Replay::end_open(HostThread& t, Open& o, double now_s) {
     if (LaunchFacts* f = launches_.find_call(o.id)) f->launch_end_s = now_s;
   }
   const std::uint32_t what = o.what;
-  if (o.blocked && mode.device_times) {
-    LiveCall c;
-    static_cast<Charge&>(c) = std::move(static_cast<Charge&>(o));
-    c.what = o.what;
-    c.site = o.site;
-    c.regions = t.region_path;
-    c.thread = ti;
-    c.end_s = now_s;
+  const bool blocked = o.blocked;
+  LiveCall c;
+  static_cast<Charge&>(c) = std::move(static_cast<Charge&>(o));
+  c.what = o.what;
+  c.site = o.site;
+  c.regions = t.region_path;
+  c.thread = ti;
+  c.end_s = now_s;
+  if (blocked && mode.device_times)
     add_live(std::move(c));
-  } else {
-    finalize_call(o.id, o.kind, o.what, o.site, t.region_path, 0, o.via,
-                  SyncApi::Other, ti, o.begin_s, now_s, o.bound, o.shares);
-  }
+  else
+    fold_.call(c);
   set_last_event(t, what, o.kind == CallKind::Launch);
 }
 
@@ -326,9 +322,10 @@ void Replay::blocking_end(std::uint32_t ti, double t) {
     const double before = owner ? owner->via_wait_s : 0;
     callbacks_completion(b, owner);
     if (owner && owner->via_wait_s > before) owner->via = th.blocking_via;
-    if (trace_ && !(owner && owner->kind == CallKind::Runtime &&
-                    owner->begin_s == b.begin_s))
-      trace_->host_slice(ti, names_[th.blocking_via], "runtime", b.begin_s,
+    TraceSink* tr = fold_.trace();
+    if (tr && !(owner && owner->kind == CallKind::Runtime &&
+                owner->begin_s == b.begin_s))
+      tr->host_slice(ti, names_[th.blocking_via], "runtime", b.begin_s,
                          b.end_s);
   } else if (mode.device_times) {
     blockings_.insert(b.begin_s, LiveBlocking{b, th.blocking_via});

@@ -151,7 +151,7 @@ void Replay::settle_impl(double host_s, double device_s, bool force) {
     live_by_end_.pop_front();
     auto it = live_calls_.find(id);
     if (it == live_calls_.end()) continue;
-    finalize_live(it->second);
+    fold_.call(it->second);
     live_calls_.erase(it);
   }
   while (!device_.empty() && device_.front().key <= w) {
@@ -254,8 +254,9 @@ void Replay::attribute_blocking(LiveBlocking& lb) {
   Charge* owner = charge_of(b.call, b.thread);
   const bool own_call =
       owner && owner->kind == CallKind::Runtime && owner->begin_s == b.begin_s;
-  if (trace_ && !own_call)
-    trace_->host_slice(b.thread, names_[lb.via], "runtime", b.begin_s,
+  TraceSink* tr = fold_.trace();
+  if (tr && !own_call)
+    tr->host_slice(b.thread, names_[lb.via], "runtime", b.begin_s,
                        b.end_s);
   double total = 0;
   for (std::size_t i = 0; i < cands.size(); ++i) {
@@ -268,14 +269,14 @@ void Replay::attribute_blocking(LiveBlocking& lb) {
       continue;  // a call waiting for its own kernel: its own work
     owner->shares.push_back({k.name, k.stream, share[i]});
     total += share[i];
-    if (trace_) {
+    if (tr) {
       const double ke = std::min(k.end_s, b.end_s);
       const double kt =
           std::max(k.start_s, ke - std::min(0.5e-6, 0.5 * k.device_s()));
       const double margin = std::min(0.5e-6, 0.5 * (b.end_s - b.begin_s));
       const double ct =
           std::min(std::max(ke, b.begin_s + margin), b.end_s - margin);
-      trace_->flow(k.device, k.stream, kt, b.thread, ct);
+      tr->flow(k.device, k.stream, kt, b.thread, ct);
     }
   }
   if (owner && total > owner->via_wait_s) {
@@ -294,33 +295,7 @@ void Replay::finalize_kernel(DeviceKernel& k) {
     for (; it != bl.end() && it->begin_s < k.end_s; ++it)
       k.blocked_s += blocked_during(*it, k);
   }
-  const double ov = overlap_s(k);
-  const std::uint32_t sh = names_.short_id(k.name);
-  ledger_.add_device_kernel(k.name, names_[sh], names_[k.name], k, ov);
-  const std::uint64_t skey = (std::uint64_t(k.device) << 32) | k.stream;
-  if (k.exec.kind != DeviceKind::Unknown &&
-      (stream_exec_.size() < lim_.streams || stream_exec_.count(skey)))
-    stream_exec_[skey] = k.exec;
-  if (trace_) trace_kernel(k, ov);
-}
-
-void Replay::trace_kernel(const DeviceKernel& k, double ov) {
-  TraceKernel t;
-  t.device = k.device;
-  t.stream = k.stream;
-  auto it = stream_exec_.find((std::uint64_t(k.device) << 32) | k.stream);
-  if (it != stream_exec_.end()) t.instance = it->second.instance;
-  t.name = names_[names_.short_id(k.name)];
-  t.name_raw = names_[k.name];
-  t.correlation = k.correlation;
-  t.start_s = k.start_s;
-  t.end_s = k.end_s;
-  t.waited_s = k.waited_s;
-  t.overlap_s = ov;
-  t.shape = k.shape;
-  for (const auto& d : devices)
-    if (d.device == k.device && d.known()) t.capacity = &d;
-  trace_->kernel(t);
+  fold_.kernel(k);
 }
 
 }  // namespace Impl

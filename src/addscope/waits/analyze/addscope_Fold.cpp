@@ -1,0 +1,166 @@
+#include "addscope/waits/analyze/addscope_Fold.hpp"
+
+#include <algorithm>
+
+#include "addscope/waits/attribution/addscope_Attribution.hpp"
+#include "addscope/waits/model/addscope_TraceSink.hpp"
+
+namespace addscope {
+namespace Impl {
+
+Fold::Fold(const TrackerOptions& opt, NameTable& names)
+    : names_(names),
+      streams_cap_(opt.tracker_limits.streams),
+      ledger_(opt.limits) {}
+
+Fold::~Fold() = default;
+
+void Fold::set_trace(std::unique_ptr<TraceSink> t) { trace_ = std::move(t); }
+
+WaitClass Fold::classify(CallKind kind, std::uint32_t what, SyncApi api) {
+  switch (kind) {
+    case CallKind::Fence:
+      return names_.flags(what) & NameTable::kUserFence ? WaitClass::Explicit
+                                                        : WaitClass::Hidden;
+    case CallKind::Runtime:
+      return is_synchronization(api) ? WaitClass::Explicit : WaitClass::Hidden;
+    default:
+      return WaitClass::Hidden;
+  }
+}
+
+void Fold::launch(std::uint32_t what, DeviceKind kind) {
+  const std::uint32_t sh = names_.short_id(what);
+  ledger_.add_launch(what, names_[sh], names_[what], kind);
+}
+
+void Fold::host_kernel(std::uint32_t what, double seconds, DeviceKind kind) {
+  const std::uint32_t sh = names_.short_id(what);
+  ledger_.add_host_kernel(what, names_[sh], names_[what], seconds, kind);
+}
+
+void Fold::call(LiveCall& lc) {
+  const double dur = std::max(0.0, lc.end_s - lc.begin_s);
+  // Merge the shares by kernel name, longest first.
+  std::vector<Share> merged;
+  if (lc.shares.size() <= 1) {
+    merged.swap(lc.shares);
+  } else {
+    for (const auto& s : lc.shares) {
+      auto it = std::find_if(merged.begin(), merged.end(), [&](const Share& m) {
+        return m.kernel == s.kernel;
+      });
+      if (it == merged.end())
+        merged.push_back(s);
+      else
+        it->wait_s += s.wait_s;
+    }
+    std::sort(merged.begin(), merged.end(), [](const Share& a, const Share& b) {
+      return a.wait_s > b.wait_s;
+    });
+  }
+  double wait = 0;
+  for (const auto& s : merged) wait += s.wait_s;
+  wait = std::min(wait, dur);
+  const WaitClass cls =
+      wait > 0 ? classify(lc.kind, lc.what, lc.api) : WaitClass::None;
+  const std::uint32_t st = lc.site ? lc.site : lc.what;
+  ledger_.add_call({lc.kind, st, lc.regions}, names_[st], names_[lc.regions],
+                   lc.thread, dur, cls, wait);
+  if (wait > 0) {
+    ledger_.count_wait(cls, wait, lc.thread);
+    for (const auto& s : merged)
+      if (s.wait_s > 0) {
+        const std::uint32_t sh = names_.short_id(s.kernel);
+        ledger_.add_kernel_wait(s.kernel, names_[sh], names_[s.kernel], cls,
+                                s.wait_s);
+      }
+    // The details (strings) only where they are kept or written.
+    const bool recent = keep_recent > 0;
+    if (recent || trace_ || ledger_.wants_details(wait)) {
+      CallRecord c;
+      c.id = lc.id;
+      c.what = names_[lc.what];
+      c.site = names_[st];
+      c.kind = lc.kind;
+      c.wait_class = cls;
+      c.thread = lc.thread;
+      c.regions = names_[lc.regions];
+      c.context = names_[lc.context];
+      c.via = names_[lc.via];
+      c.begin_s = lc.begin_s;
+      c.end_s = lc.end_s;
+      c.wait_s = wait;
+      c.wait_is_bound = lc.bound;
+      for (const auto& s : merged)
+        if (s.wait_s > 0) {
+          const std::uint32_t sh = names_.short_id(s.kernel);
+          c.waited_for.push_back(
+              {names_[sh], s.wait_s, names_[s.kernel], s.stream});
+        }
+      if (trace_) trace_->waiting_call(c);
+      ledger_.keep_details(std::move(c), recent);
+      return;
+    }
+  }
+  if (trace_)
+    trace_->host_slice(lc.thread, names_[lc.what], call_kind_name(lc.kind),
+                       lc.begin_s, lc.end_s);
+}
+
+void Fold::kernel(const DeviceKernel& k) {
+  const double ov = overlap_s(k);
+  const std::uint32_t sh = names_.short_id(k.name);
+  ledger_.add_device_kernel(k.name, names_[sh], names_[k.name], k, ov);
+  const std::uint64_t skey = (std::uint64_t(k.device) << 32) | k.stream;
+  if (k.exec.kind != DeviceKind::Unknown &&
+      (stream_exec_.size() < streams_cap_ || stream_exec_.count(skey)))
+    stream_exec_[skey] = k.exec;
+  if (trace_) trace_kernel(k, ov);
+}
+
+void Fold::trace_kernel(const DeviceKernel& k, double ov) {
+  TraceKernel t;
+  t.device = k.device;
+  t.stream = k.stream;
+  auto it = stream_exec_.find((std::uint64_t(k.device) << 32) | k.stream);
+  if (it != stream_exec_.end()) t.instance = it->second.instance;
+  t.name = names_[names_.short_id(k.name)];
+  t.name_raw = names_[k.name];
+  t.correlation = k.correlation;
+  t.start_s = k.start_s;
+  t.end_s = k.end_s;
+  t.waited_s = k.waited_s;
+  t.overlap_s = ov;
+  t.shape = k.shape;
+  for (const auto& d : devices)
+    if (d.device == k.device && d.known()) t.capacity = &d;
+  trace_->kernel(t);
+}
+
+void Fold::fill(WaitsSnapshot& w) const {
+  w.devices = devices;
+  w.totals = ledger_.totals();
+  w.waits = ledger_.top_waits();
+  w.kernels = ledger_.kernels();
+  w.sites = ledger_.sites();
+  w.streams = ledger_.streams();
+  for (auto& st : w.streams) {
+    auto it = stream_exec_.find((std::uint64_t(st.device) << 32) | st.stream);
+    if (it != stream_exec_.end()) st.exec = it->second;
+  }
+  w.threads = ledger_.threads();
+  if (trace_) {
+    w.trace_path = trace_->path();
+    w.trace_events_dropped = trace_->dropped();
+    w.trace_write_failed = trace_->write_failed();
+  }
+  const LedgerDropped& ld = ledger_.dropped();
+  w.dropped.kernels = ld.kernels;
+  w.dropped.sites = ld.sites;
+  w.dropped.streams = ld.streams;
+  w.dropped.threads = ld.threads;
+}
+
+}  // namespace Impl
+}  // namespace addscope

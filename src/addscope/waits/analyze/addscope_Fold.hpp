@@ -1,0 +1,69 @@
+// addscope — what the replay can no longer change, folded into the run's
+// results: each host call with the waits charged to it (merged per kernel,
+// classified explicit or hidden), each kernel the device ran, each launch
+// and host kernel — into the bounded ledger the report reads, and onto the
+// trace sink (model/addscope_TraceSink.hpp). Owned by the replay
+// (analyze/addscope_Replay.hpp): the analyzer's thread alone, no lock.
+#ifndef ADDSCOPE_WAITS_ANALYZE_FOLD_HPP
+#define ADDSCOPE_WAITS_ANALYZE_FOLD_HPP
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "addscope/waits/addscope_TrackerOptions.hpp"
+#include "addscope/waits/addscope_WaitsSnapshot.hpp"
+#include "addscope/waits/analyze/addscope_HostThreads.hpp"
+#include "addscope/waits/analyze/addscope_NameTable.hpp"
+#include "addscope/waits/attribution/addscope_Ledger.hpp"
+#include "addscope/waits/model/addscope_DeviceCapacity.hpp"
+
+namespace addscope {
+namespace Impl {
+
+class TraceSink;
+
+class Fold {
+ public:
+  Fold(const TrackerOptions& opt, NameTable& names);
+  ~Fold();
+  Fold(const Fold&) = delete;
+  Fold& operator=(const Fold&) = delete;
+
+  int keep_recent = 0;  // the library's front door reads recent waits
+  std::vector<DeviceCapacity> devices;  // what each device can hold
+
+  /// A launch call returned (`what`: the kernel's name id).
+  void launch(std::uint32_t what, DeviceKind kind);
+  /// A kernel ran on a host space, `seconds` long.
+  void host_kernel(std::uint32_t what, double seconds, DeviceKind kind);
+  /// A call whose waits are all known. Its shares are consumed.
+  void call(LiveCall& c);
+  /// A kernel whose waits are all known (waited_s and blocked_s filled).
+  void kernel(const DeviceKernel& k);
+
+  const Ledger& ledger() const { return ledger_; }
+  /// The results as the snapshot reads them: the devices, the ledger's
+  /// totals and tables (each stream with the Kokkos instance it served),
+  /// what the ledger dropped, the trace's file.
+  void fill(WaitsSnapshot& w) const;
+
+  void set_trace(std::unique_ptr<TraceSink> t);
+  TraceSink* trace() { return trace_.get(); }
+
+ private:
+  WaitClass classify(CallKind kind, std::uint32_t what, SyncApi api);
+  void trace_kernel(const DeviceKernel& k, double overlap_s);
+
+  NameTable& names_;
+  std::size_t streams_cap_;
+  Ledger ledger_;
+  std::unique_ptr<TraceSink> trace_;
+  std::unordered_map<std::uint64_t, ExecId> stream_exec_;  // dev<<32|stream
+};
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif
