@@ -1,5 +1,5 @@
 // addscope-bench — the sweep's progress line: what each step of the
-// library's sweep (device/Sweep) weighs and says, and the wrong results it
+// library's sweep (bench/Sweep) weighs and says, and the wrong results it
 // reports as they happen.
 #ifndef ADDSCOPE_APPS_BENCH_BENCH_SWEEP_HPP_
 #define ADDSCOPE_APPS_BENCH_BENCH_SWEEP_HPP_

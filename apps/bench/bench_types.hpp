@@ -1,6 +1,6 @@
 // addscope-bench — the plain data the bench passes around: options, the
 // plan, and what was measured. The planning and the measuring are the
-// library's (device/SweepPlan, device/Sweep).
+// library's (bench/SweepPlan, bench/Sweep).
 #ifndef ADDSCOPE_APPS_BENCH_BENCH_TYPES_HPP_
 #define ADDSCOPE_APPS_BENCH_BENCH_TYPES_HPP_
 
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "addscope/device/addscope_Sweep.hpp"
-#include "addscope/device/addscope_SweepPlan.hpp"
+#include "addscope/bench/addscope_Sweep.hpp"
+#include "addscope/bench/addscope_SweepPlan.hpp"
 #include "common/addscope_apps_Cli.hpp"
 #include "common/addscope_apps_Types.hpp"
 

@@ -1,4 +1,4 @@
-// addscope apps — gnuplot plots of a sweep (device/Sweep): GB/s vs size per
+// addscope apps — gnuplot plots of a sweep (bench/Sweep): GB/s vs size per
 // type (each configuration outside the team grid, the grid's best point, the
 // fastest copy reference, the DRAM peak), GB/s vs team size at the largest
 // size with team rows, and the transfers' GB/s vs bytes.
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "addscope/device/addscope_Sweep.hpp"
+#include "addscope/bench/addscope_Sweep.hpp"
 
 namespace addscope {
 namespace apps {

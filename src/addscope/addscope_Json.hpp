@@ -12,11 +12,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "addscope/device/addscope_Advisor.hpp"
-#include "addscope/device/addscope_DeviceInfo.hpp"
-#include "addscope/device/addscope_HostTransfers.hpp"
-#include "addscope/device/addscope_LaunchLatency.hpp"
-#include "addscope/device/addscope_References.hpp"
+#include "addscope/bench/addscope_Advisor.hpp"
+#include "addscope/bench/addscope_DeviceInfo.hpp"
+#include "addscope/bench/addscope_HostTransfers.hpp"
+#include "addscope/bench/addscope_LaunchLatency.hpp"
+#include "addscope/bench/addscope_References.hpp"
 #include "addscope/timing/addscope_Results.hpp"
 #include "addscope/timing/addscope_Verify.hpp"
 #include "addscope/waits/output/addscope_WaitsJson.hpp"

@@ -11,10 +11,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "addscope/device/addscope_Advisor.hpp"
-#include "addscope/device/addscope_DeviceInfo.hpp"
-#include "addscope/device/addscope_LaunchLatency.hpp"
-#include "addscope/device/addscope_References.hpp"
+#include "addscope/bench/addscope_Advisor.hpp"
+#include "addscope/bench/addscope_DeviceInfo.hpp"
+#include "addscope/bench/addscope_LaunchLatency.hpp"
+#include "addscope/bench/addscope_References.hpp"
 #include "addscope/timing/addscope_Results.hpp"
 
 namespace replay {

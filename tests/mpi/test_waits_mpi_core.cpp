@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "addscope/waits/analyze/addscope_CrossRankWaits.hpp"
-#include "addscope/waits/mpi/addscope_TraceMerge.hpp"
+#include "addscope/waits/output/addscope_TraceMerge.hpp"
 
 using namespace addscope::waits_mpi;
 

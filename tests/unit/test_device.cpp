@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "addscope/core/addscope_SpaceKind.hpp"
-#include "addscope/device/addscope_Advisor.hpp"
-#include "addscope/device/addscope_DeviceInfo.hpp"
-#include "addscope/device/addscope_LaunchLatency.hpp"
-#include "addscope/device/addscope_References.hpp"
+#include "addscope/bench/addscope_Advisor.hpp"
+#include "addscope/bench/addscope_DeviceInfo.hpp"
+#include "addscope/bench/addscope_LaunchLatency.hpp"
+#include "addscope/bench/addscope_References.hpp"
 #include "addscope_TestSpaces.hpp"
 #include "test_util.hpp"
 

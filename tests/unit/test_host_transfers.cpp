@@ -6,7 +6,7 @@
 #include <Kokkos_Core.hpp>
 #include <type_traits>
 
-#include "addscope/device/addscope_HostTransfers.hpp"
+#include "addscope/bench/addscope_HostTransfers.hpp"
 #include "addscope_TestSpaces.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "addscope/core/addscope_Error.hpp"
-#include "addscope/device/addscope_References.hpp"
+#include "addscope/bench/addscope_References.hpp"
 #include "addscope/timing/addscope_Measure.hpp"
 #include "addscope_TestSpaces.hpp"
 

@@ -9,8 +9,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "addscope/device/addscope_DeviceInfo.hpp"
-#include "addscope/device/addscope_Sweep.hpp"
+#include "addscope/bench/addscope_DeviceInfo.hpp"
+#include "addscope/bench/addscope_Sweep.hpp"
 #include "addscope_TestSpaces.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "addscope/addscope_Json.hpp"
-#include "addscope/device/addscope_Advisor.hpp"
+#include "addscope/bench/addscope_Advisor.hpp"
 #include "test_util.hpp"
 
 namespace {

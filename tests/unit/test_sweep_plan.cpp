@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "addscope/core/addscope_Error.hpp"
-#include "addscope/device/addscope_SweepPlan.hpp"
+#include "addscope/bench/addscope_SweepPlan.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// addscope::mpi — a sweep (device/SweepPlan) across the ranks, weak scaling:
+// addscope::mpi — a sweep (bench/SweepPlan) across the ranks, weak scaling:
 // every rank holds N elements (the sizes are per rank) and adds them on its
 // own GPU. For each size and configuration: each rank alone while the others
 // wait at a barrier, then all ranks at once from an aligned start
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "addscope/compute/addscope_Inputs.hpp"
-#include "addscope/device/addscope_SweepPlan.hpp"
+#include "addscope/bench/addscope_SweepPlan.hpp"
 #include "addscope/mpi/addscope_CrossRankTiming.hpp"
 #include "addscope/mpi/addscope_DistributedAdd.hpp"
 #include "addscope/mpi/addscope_DistributedVector.hpp"

@@ -17,7 +17,7 @@
 #include "addscope/waits/addscope_WaitsClock.hpp"
 #include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/analyze/addscope_CrossRankWaits.hpp"
-#include "addscope/waits/mpi/addscope_TraceMerge.hpp"
+#include "addscope/waits/output/addscope_TraceMerge.hpp"
 #include "addscope/waits/output/addscope_MergedReport.hpp"
 
 namespace addscope {

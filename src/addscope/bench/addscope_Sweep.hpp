@@ -1,11 +1,11 @@
-// addscope — a sweep of out = x + y (a SweepPlan, device/SweepPlan): for
+// addscope — a sweep of out = x + y (a SweepPlan, bench/SweepPlan): for
 // every size the copy references and the advisor's sweep of the
 // configurations (each verified on the device, the references measured
 // again where the adds beside them show they were slowed); then
 // host<->device transfers, single-element reads and launch latency. An
 // observer hears of every step done (a progress line).
-#ifndef ADDSCOPE_DEVICE_SWEEP_HPP
-#define ADDSCOPE_DEVICE_SWEEP_HPP
+#ifndef ADDSCOPE_BENCH_SWEEP_HPP
+#define ADDSCOPE_BENCH_SWEEP_HPP
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -17,11 +17,11 @@
 
 #include "addscope/compute/addscope_Inputs.hpp"
 #include "addscope/core/addscope_Error.hpp"
-#include "addscope/device/addscope_Advisor.hpp"
-#include "addscope/device/addscope_HostTransfers.hpp"
-#include "addscope/device/addscope_LaunchLatency.hpp"
-#include "addscope/device/addscope_References.hpp"
-#include "addscope/device/addscope_SweepPlan.hpp"
+#include "addscope/bench/addscope_Advisor.hpp"
+#include "addscope/bench/addscope_HostTransfers.hpp"
+#include "addscope/bench/addscope_LaunchLatency.hpp"
+#include "addscope/bench/addscope_References.hpp"
+#include "addscope/bench/addscope_SweepPlan.hpp"
 #include "addscope/transfer/addscope_Transfer.hpp"
 
 namespace addscope {
@@ -218,4 +218,4 @@ void sweep_latency(const ExecSpace& exec, const SweepPlan& plan,
 
 }  // namespace addscope
 
-#endif  // ADDSCOPE_DEVICE_SWEEP_HPP
+#endif  // ADDSCOPE_BENCH_SWEEP_HPP

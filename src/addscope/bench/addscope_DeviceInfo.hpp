@@ -1,9 +1,9 @@
 // addscope — what the execution space runs on and what it can do at most:
 // the model, its parallel units, memory and caches, and the DRAM peak from
 // the device's own attributes (memory clock x bus width). A *limit* is what
-// the hardware can do; a measured copy is a *reference* (device/References).
-#ifndef ADDSCOPE_DEVICE_DEVICEINFO_HPP
-#define ADDSCOPE_DEVICE_DEVICEINFO_HPP
+// the hardware can do; a measured copy is a *reference* (bench/References).
+#ifndef ADDSCOPE_BENCH_DEVICEINFO_HPP
+#define ADDSCOPE_BENCH_DEVICEINFO_HPP
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>

@@ -1,8 +1,8 @@
 // addscope — what a launch costs: empty RangePolicy and TeamPolicy kernels
 // launched K times before one fence (throughput), and launched + fenced one
 // at a time (latency), as Kokkos' own launch_latency benchmark does.
-#ifndef ADDSCOPE_DEVICE_LAUNCHLATENCY_HPP
-#define ADDSCOPE_DEVICE_LAUNCHLATENCY_HPP
+#ifndef ADDSCOPE_BENCH_LAUNCHLATENCY_HPP
+#define ADDSCOPE_BENCH_LAUNCHLATENCY_HPP
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>

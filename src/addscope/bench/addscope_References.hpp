@@ -1,7 +1,7 @@
 // addscope — references: other programs moving the same bytes, measured in
 // the same run as the add. A reference is not a limit: the add can beat a
 // copy (two thirds of its traffic are reads); the limit is the DRAM peak
-// (device/DeviceInfo).
+// (bench/DeviceInfo).
 //
 // - Kokkos::deep_copy between two Views of the space (D2D);
 // - cudaMemcpy D2D (CUDA only);
@@ -14,8 +14,8 @@
 // line first (write-allocate) unless the compiler or memcpy uses streaming
 // stores: the memory then moves 3 N sizeof(T) for a copy and 4 N sizeof(T)
 // for an add — see write_allocate_bytes.
-#ifndef ADDSCOPE_DEVICE_REFERENCES_HPP
-#define ADDSCOPE_DEVICE_REFERENCES_HPP
+#ifndef ADDSCOPE_BENCH_REFERENCES_HPP
+#define ADDSCOPE_BENCH_REFERENCES_HPP
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "addscope/device/addscope_Advisor.hpp"
+#include "addscope/bench/addscope_Advisor.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "addscope/waits/mpi/addscope_TraceMerge.hpp"
+#include "addscope/waits/output/addscope_TraceMerge.hpp"
 
 namespace addscope {
 namespace waits_mpi {

@@ -1,4 +1,4 @@
-#include "addscope/device/addscope_References.hpp"
+#include "addscope/bench/addscope_References.hpp"
 
 #include "addscope/core/addscope_Error.hpp"
 #include "addscope/timing/addscope_Timer.hpp"

@@ -1,4 +1,4 @@
-#include "addscope/device/addscope_SweepPlan.hpp"
+#include "addscope/bench/addscope_SweepPlan.hpp"
 
 #include <algorithm>
 #include <sstream>

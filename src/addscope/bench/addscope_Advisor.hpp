@@ -3,8 +3,8 @@
 // fastest correct one. The advice is a LaunchConfig as the caller gave it,
 // so it prints and parses back (parse_launch_config(advice.config()
 // .to_string()) == advice.config()), and can be fed to --configs.
-#ifndef ADDSCOPE_DEVICE_ADVISOR_HPP
-#define ADDSCOPE_DEVICE_ADVISOR_HPP
+#ifndef ADDSCOPE_BENCH_ADVISOR_HPP
+#define ADDSCOPE_BENCH_ADVISOR_HPP
 
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -17,8 +17,8 @@
 #include "addscope/compute/addscope_Add.hpp"
 #include "addscope/core/addscope_Error.hpp"
 #include "addscope/core/addscope_SpaceKind.hpp"
-#include "addscope/device/addscope_DeviceInfo.hpp"
-#include "addscope/device/addscope_References.hpp"
+#include "addscope/bench/addscope_DeviceInfo.hpp"
+#include "addscope/bench/addscope_References.hpp"
 #include "addscope/launch/addscope_LaunchConfig.hpp"
 #include "addscope/timing/addscope_Measure.hpp"
 #include "addscope/timing/addscope_Stats.hpp"

@@ -3,15 +3,15 @@
 // CUDA, the raw runtime (cudaMemcpy), pageable or pinned on the host side.
 // Each copy is timed alone: earlier work fenced first, both arrays
 // allocated beforehand (allocation is not transfer).
-#ifndef ADDSCOPE_DEVICE_HOSTTRANSFERS_HPP
-#define ADDSCOPE_DEVICE_HOSTTRANSFERS_HPP
+#ifndef ADDSCOPE_BENCH_HOSTTRANSFERS_HPP
+#define ADDSCOPE_BENCH_HOSTTRANSFERS_HPP
 
 #include <Kokkos_Core.hpp>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "addscope/device/addscope_References.hpp"
+#include "addscope/bench/addscope_References.hpp"
 #include "addscope/timing/addscope_Measure.hpp"
 
 namespace addscope {

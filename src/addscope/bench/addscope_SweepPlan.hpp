@@ -1,18 +1,18 @@
 // addscope — what a sweep of out = x + y over sizes x launch configurations
 // measures (addscope-bench's plan): the sizes (those asked for, or powers of
 // two up to what memory allows), the configurations and how often each runs;
-// then host<->device transfers and launch latency (device/Sweep runs it).
-#ifndef ADDSCOPE_DEVICE_SWEEPPLAN_HPP
-#define ADDSCOPE_DEVICE_SWEEPPLAN_HPP
+// then host<->device transfers and launch latency (bench/Sweep runs it).
+#ifndef ADDSCOPE_BENCH_SWEEPPLAN_HPP
+#define ADDSCOPE_BENCH_SWEEPPLAN_HPP
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "addscope/device/addscope_Advisor.hpp"
-#include "addscope/device/addscope_DeviceInfo.hpp"
-#include "addscope/device/addscope_References.hpp"
+#include "addscope/bench/addscope_Advisor.hpp"
+#include "addscope/bench/addscope_DeviceInfo.hpp"
+#include "addscope/bench/addscope_References.hpp"
 #include "addscope/launch/addscope_LaunchConfig.hpp"
 #include "addscope/timing/addscope_Results.hpp"
 
@@ -70,4 +70,4 @@ SweepPlan plan_sweep(const SweepRequest& req, const DeviceInfo& dev,
 
 }  // namespace addscope
 
-#endif  // ADDSCOPE_DEVICE_SWEEPPLAN_HPP
+#endif  // ADDSCOPE_BENCH_SWEEPPLAN_HPP

@@ -1,4 +1,4 @@
-#include "addscope/device/addscope_DeviceInfo.hpp"
+#include "addscope/bench/addscope_DeviceInfo.hpp"
 
 #include <unistd.h>
 

@@ -3,8 +3,8 @@
 // timestamps move onto the shared time base, flow ids stay unique; arrows
 // can join a waiting rank's collective to the rank it waited for. Plain
 // JSON; no MPI.
-#ifndef ADDSCOPE_WAITS_MPI_TRACEMERGE_HPP
-#define ADDSCOPE_WAITS_MPI_TRACEMERGE_HPP
+#ifndef ADDSCOPE_WAITS_OUTPUT_TRACEMERGE_HPP
+#define ADDSCOPE_WAITS_OUTPUT_TRACEMERGE_HPP
 
 #include <nlohmann/json.hpp>
 #include <string>
