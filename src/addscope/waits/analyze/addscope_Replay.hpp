@@ -24,6 +24,7 @@
 
 #include "addscope/waits/addscope_TrackerOptions.hpp"
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
+#include "addscope/waits/analyze/addscope_DeviceRecords.hpp"
 #include "addscope/waits/analyze/addscope_Fold.hpp"
 #include "addscope/waits/analyze/addscope_HostThreads.hpp"
 #include "addscope/waits/analyze/addscope_IdleFeed.hpp"
@@ -38,7 +39,6 @@ namespace Impl {
 
 class TraceSink;
 
-constexpr double kForever = std::numeric_limits<double>::infinity();
 /// A launch call longer than this may have blocked (behind the legacy
 /// stream, a full launch queue): it is looked at as a blocking call.
 constexpr double kSlowLaunch_s = 20e-6;
@@ -87,9 +87,9 @@ class Replay {
   // ---- device records
   // ------------------------------------------------------------
   /// Kernels the device ran: held until their launch is known (settle).
-  void device_kernel(const DeviceKernelRecord& r);
+  void device_kernel(const DeviceKernelRecord& r) { records_.add_kernel(r); }
   /// Copies and memsets the device ran (they keep it busy).
-  void device_copy(const DeviceCopyRecord& r);
+  void device_copy(const DeviceCopyRecord& r) { records_.add_copy(r); }
   /// Device records start coming (or stop): the idle blame is fed then.
   void set_device_times(bool on);
   /// CUPTI: runtime call `correlation` was made inside Kokkos call `id`.
@@ -162,12 +162,8 @@ class Replay {
   bool fence_completes_launch(std::uint32_t fence, std::uint32_t launch);
   // settling
   void settle_impl(double host_s, double device_s, bool force);
-  bool resolve(DeviceKernel& k, const DeviceKernelRecord& r, double host_s,
-               bool final, bool* tied);
   void attribute_blocking(LiveBlocking& lb);
   void finalize_kernel(DeviceKernel& k);
-  void pop_device_front();
-  void feed_copies(double known_s, bool final);
 
   const TrackerOptions& opt_;
   TrackerLimits lim_;
@@ -180,18 +176,12 @@ class Replay {
   std::unordered_map<std::uint64_t, LiveCall> live_calls_;
   TimeQueue<std::uint64_t> live_by_end_;  // live calls named, by end time
   TimeQueue<LiveBlocking> blockings_;     // finished blocking calls, by begin
-  TimeQueue<DeviceKernel> device_;        // kernels not settled, by end
-  // When each of them began running after its launch returned, sorted (the
-  // earliest bounds the blocking calls kept for overlap): pop_device_front.
-  std::multiset<double> device_from_;
+  DeviceRecords records_;  // the device's records, until settled
   IdleBlame idle_;
   IdleFeed feed_{idle_};
-  std::vector<DeviceCopyRecord> arrived_copies_;  // ... copies
   double last_t_ = 0;                             // the latest event's time
   double last_launch_s_ = -kForever;              // the latest launch read
   double last_blocking_end_s_ = -kForever;   // the latest blocking call's end
-  std::vector<DeviceKernelRecord> arrived_;  // kernels not yet resolved
-  std::vector<std::string> arrived_names_;   // ... their device names
   std::uint64_t without_record_ = 0;
   double synced_s_ = 0;  // the device had finished all launched before this
   DeviceKind host_kind_ = DeviceKind::Unknown;  // a host space kernels ran on

@@ -6,10 +6,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <deque>
+#include <limits>
 #include <utility>
 
 namespace addscope {
 namespace Impl {
+
+/// A time after every other (the end of the run).
+constexpr double kForever = std::numeric_limits<double>::infinity();
 
 template <class T>
 class TimeQueue {
