@@ -36,6 +36,9 @@
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 
 namespace addscope {
+namespace Impl {
+struct TrackerParts;
+}
 
 class SyncTracker final : public Impl::DeviceSink {
  public:
@@ -182,7 +185,8 @@ class SyncTracker final : public Impl::DeviceSink {
   void after_fork_parent();
   void after_fork_child();
 
-  struct Parts;  // (the record and analyze parts; addscope_SyncTracker.cpp)
+  // The record and analyze parts (addscope_TrackerParts.hpp).
+  using Parts = Impl::TrackerParts;
 
  private:
   void ensure_device(DeviceKind kind);

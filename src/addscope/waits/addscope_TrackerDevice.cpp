@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/addscope_TrackerParts.hpp"
 #include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/model/addscope_TraceSink.hpp"

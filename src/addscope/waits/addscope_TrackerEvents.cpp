@@ -3,6 +3,7 @@
 // allocation in steady state, no text), nothing more.
 #include <cmath>
 
+#include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/addscope_TrackerParts.hpp"
 
 namespace addscope {

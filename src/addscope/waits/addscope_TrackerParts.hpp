@@ -1,5 +1,6 @@
-// addscope — the waits tracker's parts (internal to addscope_SyncTracker.cpp
-// and addscope_TrackerEvents.cpp): where the program threads' records go
+// addscope — the waits tracker's parts (SyncTracker's private half, internal
+// to addscope_SyncTracker.cpp, addscope_TrackerDevice.cpp and
+// addscope_TrackerEvents.cpp): where the program threads' records go
 // (the logs), who reads them (the analyzer), the device source's state, and
 // how one event is recorded.
 #ifndef ADDSCOPE_WAITS_TRACKERPARTS_HPP
@@ -11,8 +12,11 @@
 #include <mutex>
 #include <string>
 
-#include "addscope/waits/addscope_SyncTracker.hpp"
+#include "addscope/waits/addscope_TrackerOptions.hpp"
+#include "addscope/waits/addscope_WaitsClock.hpp"
 #include "addscope/waits/analyze/addscope_Analyzer.hpp"
+#include "addscope/waits/device/addscope_DeviceSource.hpp"
+#include "addscope/waits/model/addscope_DeviceCapacity.hpp"
 #include "addscope/waits/record/addscope_LogRegistry.hpp"
 
 namespace addscope {
@@ -28,8 +32,10 @@ using Impl::EventKind;
 using Impl::EventRecord;
 using Impl::ThreadLog;
 
-struct SyncTracker::Parts {
-  explicit Parts(TrackerOptions o)
+namespace Impl {
+
+struct TrackerParts {
+  explicit TrackerParts(TrackerOptions o)
       : opt(std::move(o)),
         clock(opt.clock ? opt.clock : std::make_shared<SteadyWaitsClock>()),
         steady(dynamic_cast<SteadyWaitsClock*>(clock.get())),
@@ -80,13 +86,11 @@ struct SyncTracker::Parts {
   }
 };
 
-namespace Impl {
-
 // One event on this thread's log: `fill` sets the record's fields (the
 // timestamp is taken after the tool's own work on the names, just before the
 // record is published).
 template <class Names, class Fill>
-inline void record(Impl::LogRegistry& logs, const SyncTracker::Parts& p,
+inline void record(Impl::LogRegistry& logs, const TrackerParts& p,
                    Names names, Fill fill) {
   ThreadLog* log = logs.this_thread();
   if (!log) return;  // this thread is exiting: its log is gone

@@ -1,4 +1,5 @@
-// addscope — Replay, continued: calls ending, launches, blocking calls.
+// addscope — the replay (analyze/addscope_Replay.hpp) of calls ending, launches
+// and blocking calls: what each kind of device observation makes of them.
 #include <algorithm>
 #include <cmath>
 

@@ -1,9 +1,10 @@
-// addscope — Replay, continued: settling. Kernel records are tied to their
-// launches once those are known (analyze/addscope_DeviceRecords.hpp),
-// blocking calls are attributed to the
-// kernels they waited for once every such kernel has arrived, and calls
-// and kernels are folded into the ledger (and the trace) once nothing can
-// change them any more.
+// addscope — settling the replay (analyze/addscope_Replay.hpp), in order:
+// kernel records are tied to their launches once those are known
+// (analyze/addscope_DeviceRecords.hpp), blocking calls are attributed to
+// the kernels they waited for once every such kernel has arrived, and calls
+// and kernels are folded into the results (analyze/addscope_Fold.hpp) once
+// nothing can change them any more; then the idle blame is fed up to where
+// no earlier device work can still come.
 #include <algorithm>
 #include <cmath>
 
