@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The H200 check of the waits core after its rework (issue 39), in one call:
+# builds addscope there against the carried Kokkos 4.6.99 + Kokkos Kernels
+# 4.7.99 prefix for CUDA 13 (cmake/gpu-build.sh; carry .deps), then runs
+# every waits case of tests/tools on it (run.sh shapes: the checks, no cost
+# runs) and the CUDA programs without Kokkos under the launcher (run.sh
+# injection: numba, CuPy, PyTorch, the CUDA C++ seed). Logs in $OUT.
+#   OUT=DIR bash results/2026-12-04-h200-core/gpu_core.sh
+set -uo pipefail
+OUT="${OUT:?OUT: the folder the logs go to}"
+# The image's Python with numba-cuda, CuPy and PyTorch.
+[[ -x /opt/torch/.venv/bin/python3 ]] && export PATH="/opt/torch/.venv/bin:$PATH"
+t0=$SECONDS
+bash cmake/gpu-build.sh /tmp/addscope-gpu .device >"$OUT/build.log" 2>&1
+rc=$?
+echo "build rc=$rc in $((SECONDS - t0)) s"
+if [[ $rc -ne 0 ]]; then tail -40 "$OUT/build.log"; exit 1; fi
+run=/tmp/addscope-run
+rm -rf "$run"; mkdir -p "$run"
+t1=$SECONDS
+OUT="$run" bash .device/run.sh shapes injection >"$OUT/run.log" 2>&1
+rc=$?
+echo "run rc=$rc in $((SECONDS - t1)) s"
+cp "$run/waits_summary.txt" "$OUT/" 2>/dev/null
+tar czf "$OUT/run_logs.tgz" -C "$run" . 2>/dev/null
+grep -E "PASS|FAIL|rc=" "$OUT/run.log" | tail -60
+exit $rc
