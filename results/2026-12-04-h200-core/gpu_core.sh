@@ -5,7 +5,7 @@
 # every waits case of tests/tools on it (run.sh shapes: the checks, no cost
 # runs) and the CUDA programs without Kokkos under the launcher (run.sh
 # injection: numba, CuPy, PyTorch, the CUDA C++ seed). Logs in $OUT.
-#   OUT=DIR bash results/2026-12-04-h200-core/gpu_core.sh
+#   OUT=DIR [STEPS="shapes injection"] bash results/2026-12-04-h200-core/gpu_core.sh
 set -uo pipefail
 OUT="${OUT:?OUT: the folder the logs go to}"
 # The image's Python with numba-cuda, CuPy and PyTorch.
@@ -18,7 +18,7 @@ if [[ $rc -ne 0 ]]; then tail -40 "$OUT/build.log"; exit 1; fi
 run=/tmp/addscope-run
 rm -rf "$run"; mkdir -p "$run"
 t1=$SECONDS
-OUT="$run" bash .device/run.sh shapes injection >"$OUT/run.log" 2>&1
+OUT="$run" bash .device/run.sh ${STEPS:-shapes injection} >"$OUT/run.log" 2>&1
 rc=$?
 echo "run rc=$rc in $((SECONDS - t1)) s"
 cp "$run/waits_summary.txt" "$OUT/" 2>/dev/null

@@ -43,7 +43,7 @@ import sys
 # wording; change here if it differs): a JSON field and words of the text.
 FRONT_DOOR_FIELD = "front_door"
 FRONT_DOOR_VALUE = "cuda-injection"
-REPORT_WORDS = "without Kokkos"
+REPORT_WORDS = "any CUDA program (CUDA_INJECTION64_PATH)"
 NEVER_STARTED = "nothing to report"
 
 CASES = {
@@ -145,7 +145,7 @@ def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
          f"{FRONT_DOOR_FIELD} = {j.get(FRONT_DOOR_FIELD)!r}, not "
          f"{FRONT_DOOR_VALUE!r} (a CUDA program without Kokkos)")
     need(REPORT_WORDS in err,
-         f"the report does not say it saw a CUDA program {REPORT_WORDS}")
+         f"the report does not say it saw {REPORT_WORDS}")
     need(NEVER_STARTED not in err, "the launcher says the tool never started")
     totals = j.get("totals") or {}
     need(totals.get("kernels_without_device_record") == 0,
@@ -234,8 +234,9 @@ def self_test():
         "kernels": [{"name": "__main__::add", "device_max_s": 0.7350}],
         "starved": [{"kernel": "__main__::add", "shape": "1 x 1"}],
     }
-    err = ("addscope waits: device timestamps from CUPTI (...); a CUDA "
-           "program without Kokkos\n")
+    err = ("addscope waits: device timestamps from CUPTI (...); any CUDA "
+           "program (CUDA_INJECTION64_PATH): its CUDA runtime and driver "
+           "calls\n")
     out = "seed_numba: N = 10000000, launch 0.39 ms, read of out[2] 735.0 ms\n"
     failures = 0
     if check("seed_numba", good, err, out):

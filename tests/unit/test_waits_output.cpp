@@ -452,6 +452,75 @@ TEST(WaitsCupti, KernelRecordsWithClocksThatOverflowDecode) {
   EXPECT_EQ(k.correlation, 5u);
 }
 
+// numba's kernels read as the function the program wrote: "add", not
+// "__main__::add[abi:v1][abi:cw51c...](Array<float, 1, A, mutable,
+// aligned>, ...)" (the seed's kernel on the H200, as the device named it).
+TEST(WaitsOutput, NumbaKernelNamesReadAsTheFunction) {
+  const std::string raw =
+      "_ZN8__main__3addB2v1B104cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3Cw6igA9duC0hk"
+      "wnNGiHEkYkrqQBFBTDEwCyQe21eqwcFW3UoDGjzpQEsgzrtUEAA_3d_3dE5ArrayIfLi1E1"
+      "A7mutable7alignedE5ArrayIfLi1E1A7mutable7alignedE5ArrayIfLi1E1A7mutable"
+      "7alignedE";
+  EXPECT_EQ(short_kernel_name(raw), "add");
+  // Demangled already; a module other than the script keeps its name.
+  EXPECT_EQ(short_kernel_name("__main__::add[abi:v1][abi:cw51cX](Array<float, "
+                              "1, A, mutable, aligned>)"),
+            "add");
+  EXPECT_EQ(short_kernel_name("kernels::saxpy[abi:v12][abi:cw51c](float32, "
+                              "Array<float, 1, C, mutable, aligned>)"),
+            "kernels::saxpy");
+  // A C++ ABI tag is not numba's.
+  EXPECT_EQ(short_kernel_name("f[abi:cxx11](int)"), "f[abi:cxx11](int)");
+  EXPECT_EQ(short_kernel_name("[abi:v1]"), "[abi:v1]");
+}
+
+// The seed as a CUDA program without Kokkos (numba's add launched 1 x 1,
+// then a 4-byte copy back that waits for it): the report speaks the
+// program's words — its kernel as "add", the copy as itself, the device's
+// kernels counted — and no Kokkos word anywhere.
+TEST(WaitsOutput, ACudaProgramWithoutKokkosReadsWithoutKokkosWords) {
+  addscope_test::WaitsSim s;
+  s.at(0.0);
+  s.t->on_launch(1);
+  s.block(addscope::SyncApi::Memcpy, 1e-5, 0.7340, -1, 4, 3);
+  addscope::Impl::DeviceKernelRecord r;
+  r.correlation = 1;
+  r.stream = 7;
+  r.start_s = 2e-5;
+  r.end_s = 0.7339;
+  r.shape.grid[0] = r.shape.block[0] = 1;
+  r.shape.grid[1] = r.shape.grid[2] = r.shape.block[1] = r.shape.block[2] = 1;
+  const std::string numba =
+      "_ZN8__main__3addB2v1B104cw51cXTLSUwv1sDUaKthqaNgoKmjgOR3W3Cw6igA9duC0hk"
+      "wnNGiHEkYkrqQBFBTDEwCyQe21eqwcFW3UoDGjzpQEsgzrtUEAA_3d_3dE5ArrayIfLi1E1"
+      "A7mutable7alignedE5ArrayIfLi1E1A7mutable7alignedE5ArrayIfLi1E1A7mutable"
+      "7alignedE";
+  r.name = numba.c_str();
+  std::vector<addscope::Impl::DeviceKernelRecord> v{r};
+  s.t->on_device_kernels(v);
+  s.at(0.8);
+  addscope::WaitsSnapshot w = s.done();
+  w.front_door = "cuda-injection";
+  ASSERT_EQ(w.waits.size(), 1u);
+  EXPECT_EQ(w.waits[0].site, "cudaMemcpy D2H 4 B");
+  ASSERT_EQ(w.waits[0].waited_for.size(), 1u);
+  EXPECT_EQ(w.waits[0].waited_for[0].kernel, "add");
+  std::ostringstream os;
+  addscope::write_waits_report(os, w);
+  const std::string t = os.str();
+  for (const char* word : {"Kokkos", "deep_copy", "fence", "mirror", "[abi:",
+                           "_ZN", "__main__", "0 kernels"})
+    EXPECT_EQ(t.find(word), std::string::npos) << word << " in\n" << t;
+  EXPECT_NE(t.find("1 kernel on 1 stream"), std::string::npos) << t;
+  EXPECT_NE(t.find("cudaMemcpy D2H 4 B waited"), std::string::npos) << t;
+  EXPECT_NE(t.find("for add,"), std::string::npos) << t;
+  // A Kokkos program's report keeps its words.
+  w.front_door = "kokkos";
+  std::ostringstream k;
+  addscope::write_waits_report(k, w);
+  EXPECT_NE(k.str().find("Kokkos' own fences"), std::string::npos) << k.str();
+}
+
 // A CUDA program whose libcupti was not found: the tool saw nothing of the
 // device, and the report says so and why — never "host backend" nor "no
 // call waited" (seen on the H200 with every libcupti moved aside).

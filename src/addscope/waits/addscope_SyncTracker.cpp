@@ -169,6 +169,10 @@ void SyncTracker::set_fed_by_kokkos_tools(bool on) {
   p_->ever_fed_by_tools = p_->ever_fed_by_tools || on;
   device_settled_ = false;
 }
+bool SyncTracker::kokkos_seen() const {
+  std::lock_guard<std::mutex> g(p_->ctl);
+  return p_->ever_fed_by_tools;
+}
 bool SyncTracker::fed_by_kokkos_tools() const {
   std::lock_guard<std::mutex> g(p_->ctl);
   return p_->fed_by_tools;

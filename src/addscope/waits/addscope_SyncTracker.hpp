@@ -148,6 +148,8 @@ class SyncTracker final : public Impl::DeviceSink {
   /// that addscope's own notifications do not count kernels twice.
   void set_fed_by_kokkos_tools(bool on);
   bool fed_by_kokkos_tools() const;
+  /// Kokkos Tools fed the tracker at some time: a Kokkos program.
+  bool kokkos_seen() const;
   /// Kokkos Tools interface version (fences are reported from 20211015).
   void set_kokkos_interface_version(std::uint64_t v);
   /// Kokkos' "Default Device" metadata (the mangled type of its default

@@ -290,13 +290,19 @@ void Replay::blocking_end(std::uint32_t ti, double t) {
     c.what = th.blocking_via;
     const std::uint32_t last = last_event(th);
     c.prev_event = last;
+    // Named by the Kokkos event before it; in a program where no Kokkos
+    // has started (yet), by itself alone.
     c.context =
         last ? names_.combo(Combo::After, last, 0,
                             [&] { return "after '" + names_[last] + "'"; })
-             : names_.no_event_name();
-    c.site = names_.combo(Combo::RuntimeSite, c.what, c.context, [&] {
-      return names_[c.what] + " " + names_[c.context];
-    });
+        : kokkos_interface != 0 ? names_.no_event_name()
+                                : 0;
+    c.site = c.context ? names_.combo(Combo::RuntimeSite, c.what, c.context,
+                                      [&] {
+                                        return names_[c.what] + " " +
+                                               names_[c.context];
+                                      })
+                       : c.what;
     c.awaiting_next_event = true;
     if (th.awaiting_next_event.size() >= 64) {  // runtime calls in a row
       auto old = live_calls_.find(th.awaiting_next_event.front());

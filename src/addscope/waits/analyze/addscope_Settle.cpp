@@ -37,7 +37,7 @@ void Replay::settle_impl(double host_s, double device_s, bool force) {
         a.stream = k.stream;
         a.start_s = k.start_s;
         a.end_s = k.end_s;
-        a.name = k.name;
+        a.name = names_.short_id(k.name);  // readable in every section
         a.thread = launch_known ? k.thread : kUnknownThread;
         a.launch_s = launch_known ? k.launch_s : -1;
         idle_.add_activity(a);

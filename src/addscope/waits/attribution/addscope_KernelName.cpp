@@ -162,6 +162,24 @@ std::string collapse_templates(const std::string& s, std::size_t max_len) {
   return out;
 }
 
+// numba names a kernel module::function[abi:v<N>][abi:<closure tag>](<its
+// argument types>): the function, qualified by its module unless that is
+// the script itself (__main__).
+bool from_numba(const std::string& s, std::string* out) {
+  const auto tag = s.find("[abi:v");
+  if (tag == std::string::npos || tag == 0) return false;
+  std::size_t i = tag + 6;
+  if (i >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i])))
+    return false;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i >= s.size() || s[i] != ']') return false;
+  std::string name = s.substr(0, tag);
+  if (name.rfind("__main__::", 0) == 0) name.erase(0, 10);
+  if (name.empty()) return false;
+  *out = name;
+  return true;
+}
+
 }  // namespace
 
 std::string demangle(const std::string& raw) {
@@ -182,6 +200,7 @@ std::string short_kernel_name(const std::string& raw) {
            short_kernel_name(raw.substr(slash + 1));
   const std::string s = demangle(raw);
   std::string out;
+  if (from_numba(s, &out)) return out;
   if (from_nv_tag(s, &out)) return out;
   if (from_kokkos_closure(s, &out)) return out;
   if (from_local_lambda(s, &out)) return out;

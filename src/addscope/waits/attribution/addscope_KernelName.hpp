@@ -4,7 +4,9 @@
 //   (KokkosStream<float>::*)(),
 //                      &KokkosStream<float>::add, 1>, ...>
 // and the device names kernels by their mangled entry points. This turns
-// them into "KokkosStream<float>::add (lambda)". Kokkos-free.
+// them into "KokkosStream<float>::add (lambda)" — and numba's
+// "__main__::add[abi:v1][abi:cw51c...](Array<float, 1, A, mutable,
+// aligned>, ...)" into "add". Kokkos-free.
 #ifndef ADDSCOPE_WAITS_ATTRIBUTION_KERNELNAME_HPP
 #define ADDSCOPE_WAITS_ATTRIBUTION_KERNELNAME_HPP
 

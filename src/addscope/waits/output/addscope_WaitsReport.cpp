@@ -182,6 +182,12 @@ void write_devices(std::ostream& os, const WaitsSnapshot& w) {
   }
 }
 
+// A CUDA program without Kokkos (the tool came in through CUDA injection
+// and no Kokkos Tools event ever came): its report speaks no Kokkos.
+bool without_kokkos(const WaitsSnapshot& w) {
+  return w.front_door == "cuda-injection";
+}
+
 // A CUDA program (loaded through CUDA injection) whose device source did not
 // start (no libcupti): the tool saw none of its device work, which is not a
 // host backend's.
@@ -437,18 +443,28 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
       break;
   }
   if (w.front_door == "cuda-injection")
-    os << "; a CUDA program without Kokkos (CUDA_INJECTION64_PATH): its "
-          "runtime's and driver's calls";
+    os << "; any CUDA program (CUDA_INJECTION64_PATH): its CUDA runtime "
+          "and driver calls";
   else if (w.kokkos_fences == 0 && w.mode != WaitsMode::Host)
     os << "; this Kokkos reports no fences";
   os << "\n";
   const std::uint64_t streams = w.streams.size();
-  os << "  " << format_count(t.launches + t.host_kernels, "kernel", "kernels");
-  if (w.mode == WaitsMode::Device)
-    os << " ("
-       << format_count(t.device_kernels, "device kernel", "device kernels")
-       << " on " << format_count(streams, "stream", "streams") << ", busy "
+  // A program without Kokkos launched no Kokkos kernel: its kernels are
+  // the device's.
+  const bool kokkos = !without_kokkos(w);
+  if (!kokkos && w.mode == WaitsMode::Device) {
+    os << "  " << format_count(t.device_kernels, "kernel", "kernels") << " on "
+       << format_count(streams, "stream", "streams") << " (device busy "
        << format_seconds(t.device_busy_s) << ")";
+  } else {
+    os << "  "
+       << format_count(t.launches + t.host_kernels, "kernel", "kernels");
+    if (w.mode == WaitsMode::Device)
+      os << " ("
+         << format_count(t.device_kernels, "device kernel", "device kernels")
+         << " on " << format_count(streams, "stream", "streams") << ", busy "
+         << format_seconds(t.device_busy_s) << ")";
+  }
   os << ", " << format_count(t.calls, "host call", "host calls") << " on "
      << format_count(w.threads_seen, "thread", "threads") << "\n";
   if (w.mode == WaitsMode::Device) write_devices(os, w);
@@ -471,11 +487,17 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
            << "\n";
         continue;
       }
-      os << format_seconds(s) << " in " << format_count(n, "call", "calls")
-         << (hidden ? " (waits the program did not ask for: deep_copy, "
-                      "mirrors, allocations, Kokkos' own fences, ...)"
-                    : " (in fences the program wrote)")
-         << "\n";
+      os << format_seconds(s) << " in " << format_count(n, "call", "calls");
+      if (kokkos)
+        os << (hidden ? " (waits the program did not ask for: deep_copy, "
+                        "mirrors, allocations, Kokkos' own fences, ...)"
+                      : " (in fences the program wrote)");
+      else
+        os << (hidden ? " (waits inside calls that do not say they wait: "
+                        "copies, reads of device memory, frees, launches "
+                        "held back, ...)"
+                      : " (in synchronize calls)");
+      os << "\n";
       write_sites(os, w, a, opt, cls);
     }
     if (w.mode == WaitsMode::Device)

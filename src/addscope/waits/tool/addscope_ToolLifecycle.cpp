@@ -26,17 +26,22 @@ LifecycleHooks g_hooks;
 int g_done[2] = {-1, -1};
 constexpr int kSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGABRT};
 
+// A program without Kokkos has no Kokkos::finalize() to miss.
+bool kokkos_program() { return g_tracker && g_tracker->kokkos_seen(); }
 void exit_hook() {
   if (g_hooks.finish)
-    g_hooks.finish(
-        "the program ended without Kokkos::finalize(); report written at "
-        "exit");
+    g_hooks.finish(kokkos_program()
+                       ? "the program ended without Kokkos::finalize(); "
+                         "report written at exit"
+                       : "the program ended; report written at exit");
 }
 void quick_exit_hook() {
   if (g_hooks.finish)
-    g_hooks.finish(
-        "the program ended by std::quick_exit() without Kokkos::finalize(); "
-        "report written then");
+    g_hooks.finish(kokkos_program()
+                       ? "the program ended by std::quick_exit() without "
+                         "Kokkos::finalize(); report written then"
+                       : "the program ended by std::quick_exit(); report "
+                         "written then");
 }
 
 // Async-signal-safe: posts the signal to the analyzer's thread (and, for
