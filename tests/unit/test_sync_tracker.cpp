@@ -304,6 +304,42 @@ TEST(WaitsTracker, WaitsWithoutKokkosEvents) {
   EXPECT_NEAR(sync->wait_s, 0.4 - 0.30002, 1e-9);
 }
 
+// In a Kokkos program, a synchronize before any Kokkos event is Kokkos'
+// own (Kokkos::initialize waits for its lock-array kernel: 7-11 us on the
+// H200, once read as "explicit waits ... in fences the program wrote"); one
+// after the program's own launch is the program's.
+TEST(WaitsTracker, KokkosOwnSynchronizeBeforeAnyEventIsHidden) {
+  WaitsSim s;
+  s.t->set_kokkos_interface_version(20211015);
+  s.at(0.0);
+  s.t->on_launch(s.next_corr++);  // Kokkos' own, no Kokkos event
+  s.block(SyncApi::DeviceSynchronize, 1e-6, 2e-5);
+  addscope::Impl::DeviceKernelRecord r;
+  r.correlation = 1;
+  r.stream = 7;
+  r.start_s = 2e-6;
+  r.end_s = 1.9e-5;
+  r.name = "_Z30init_lock_arrays_cuda_kernelv";
+  std::vector<addscope::Impl::DeviceKernelRecord> v{r};
+  s.t->on_device_kernels(v);
+  const auto k = s.launch("user::slow", 1e-4, 2e-4);
+  s.ran(k, 7, 2e-4, 0.2);
+  s.block(SyncApi::DeviceSynchronize, 3e-4, 0.20001);
+  const auto w = s.done();
+  ASSERT_EQ(w.waits.size(), 2u);
+  const addscope::CallRecord* own = nullptr;
+  const addscope::CallRecord* program = nullptr;
+  for (const auto& c : w.waits)
+    (c.begin_s < 1e-4 ? own : program) = &c;
+  ASSERT_NE(own, nullptr);
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(own->site, "cudaDeviceSynchronize before any Kokkos event");
+  EXPECT_EQ(own->wait_class, WaitClass::Hidden);
+  EXPECT_EQ(program->wait_class, WaitClass::Explicit);
+  EXPECT_EQ(program->waited_for.at(0).kernel, "user::slow");
+  EXPECT_EQ(w.totals.explicit_calls, 1u);
+}
+
 // A launch call that blocked (Kokkos 3.4: behind another thread's label
 // read on the legacy stream): the launch waited for the kernel that ended
 // meanwhile; its own kernel is its work.

@@ -17,12 +17,17 @@ Fold::~Fold() = default;
 
 void Fold::set_trace(std::unique_ptr<TraceSink> t) { trace_ = std::move(t); }
 
-WaitClass Fold::classify(CallKind kind, std::uint32_t what, SyncApi api) {
+WaitClass Fold::classify(CallKind kind, std::uint32_t what, bool kokkos_own,
+                         SyncApi api) {
   switch (kind) {
     case CallKind::Fence:
       return names_.flags(what) & NameTable::kUserFence ? WaitClass::Explicit
                                                         : WaitClass::Hidden;
     case CallKind::Runtime:
+      // In a Kokkos program before any Kokkos event: Kokkos' own (its
+      // initialize synchronizes for kernels of its own), never a
+      // synchronize the program wrote.
+      if (kokkos_own) return WaitClass::Hidden;
       return is_synchronization(api) ? WaitClass::Explicit : WaitClass::Hidden;
     default:
       return WaitClass::Hidden;
@@ -63,7 +68,8 @@ void Fold::call(LiveCall& lc) {
   for (const auto& s : merged) wait += s.wait_s;
   wait = std::min(wait, dur);
   const WaitClass cls =
-      wait > 0 ? classify(lc.kind, lc.what, lc.api) : WaitClass::None;
+      wait > 0 ? classify(lc.kind, lc.what, lc.kokkos_own, lc.api)
+               : WaitClass::None;
   const std::uint32_t st = lc.site ? lc.site : lc.what;
   ledger_.add_call({lc.kind, st, lc.regions}, names_[st], names_[lc.regions],
                    lc.thread, dur, cls, wait);

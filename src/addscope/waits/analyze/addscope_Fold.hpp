@@ -53,7 +53,8 @@ class Fold {
   TraceSink* trace() { return trace_.get(); }
 
  private:
-  WaitClass classify(CallKind kind, std::uint32_t what, SyncApi api);
+  WaitClass classify(CallKind kind, std::uint32_t what, bool kokkos_own,
+                     SyncApi api);
   void trace_kernel(const DeviceKernel& k, double overlap_s);
 
   NameTable& names_;

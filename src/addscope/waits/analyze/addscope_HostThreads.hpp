@@ -62,6 +62,9 @@ struct LiveCall : Charge {
   double end_s = 0;
   std::uint32_t prev_event = 0;  // runtime calls: the Kokkos event before
   bool awaiting_next_event = false;
+  // A Kokkos program's runtime call before any Kokkos event on its thread:
+  // Kokkos' own (its initialize), never the program's explicit wait.
+  bool kokkos_own = false;
 };
 
 struct HostThread {

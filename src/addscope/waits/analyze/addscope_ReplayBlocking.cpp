@@ -297,6 +297,7 @@ void Replay::blocking_end(std::uint32_t ti, double t) {
                             [&] { return "after '" + names_[last] + "'"; })
         : kokkos_interface != 0 ? names_.no_event_name()
                                 : 0;
+    c.kokkos_own = !last && kokkos_interface != 0;
     c.site = c.context ? names_.combo(Combo::RuntimeSite, c.what, c.context,
                                       [&] {
                                         return names_[c.what] + " " +
