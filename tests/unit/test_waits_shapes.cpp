@@ -17,6 +17,7 @@
 #include "addscope/waits/attribution/addscope_MedianSample.hpp"
 #include "addscope/waits/attribution/addscope_Occupancy.hpp"
 #include "addscope/waits/attribution/addscope_Starvation.hpp"
+#include "addscope/waits/output/addscope_Headline.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "waits_sim.hpp"
@@ -722,4 +723,68 @@ TEST(WaitsReport, HostKernelsOnTheirSpace) {
   EXPECT_EQ(kernel_json(json_of(t.done()),
                         "Kokkos::View::initialization [y]")["device"],
             "Serial");
+}
+
+// ---- the headline ------------------------------------------------------------
+
+// The launch that keeps a whole H200 busy: 1,056 blocks of 256 threads for
+// a kernel that ran 1 x 1 (the seed's add); the kernel's own block size when
+// it had at least a warp; fewer blocks when its registers allow only one per
+// SM; nothing for a device whose capacity is unknown.
+TEST(WaitsHeadline, FillingLaunchKeepsEveryResidentThreadBusy) {
+  const DeviceCapacity d = h200();
+  const LaunchShape a = addscope::filling_launch(d, shape(1, 1));
+  EXPECT_EQ(a.grid[0], 1056);
+  EXPECT_EQ(a.block[0], 256);
+  EXPECT_EQ(addscope::occupancy(d, a).threads_in_flight, 270336);
+  const LaunchShape b = addscope::filling_launch(d, shape(4, 128));
+  EXPECT_EQ(b.grid[0], 2112);
+  EXPECT_EQ(b.block[0], 128);
+  const LaunchShape c = addscope::filling_launch(d, shape(1, 256, 255));
+  EXPECT_EQ(c.grid[0], 132);  // 255 registers: one block of 256 per SM
+  EXPECT_EQ(c.block[0], 256);
+  EXPECT_FALSE(addscope::filling_launch(DeviceCapacity(), shape(1, 1)).known());
+}
+
+// The seed on an H200, as the headline reads it: how busy the device was,
+// the starved add with the launch that fills the device, the read that only
+// waited; at most five lines; nothing without device times.
+TEST(WaitsHeadline, TheSeedInFiveLinesAtMost) {
+  ShapeRun r;
+  r.s.at(0);
+  const auto k = r.s.launch("user::add", 0.0, 1e-5);
+  r.s.ran(k, 7, 2e-5, 0.73, 1, 1);
+  r.s.call(addscope::CallKind::DeepCopy, "deep_copy out_mirror<-out", 2e-5,
+           0.7301, [&] {
+             r.s.block(addscope::SyncApi::Memcpy, 3e-5, 0.73005, -1, 4, 3);
+           });
+  r.s.at(0.8);
+  const addscope::WaitsSnapshot w = r.done();
+  const auto lines = addscope::headline_lines(w, StarvationRule());
+  ASSERT_GE(lines.size(), 3u);
+  ASSERT_LE(lines.size(), 5u);
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  EXPECT_EQ(lines[0].rfind("the device was busy 100.0% of its run", 0), 0u)
+      << all;
+  EXPECT_NE(all.find("user::add ran as 1 x 1 for 730.0 ms, 1 of the 270,336 "
+                     "threads the device holds at once: launched as 1,056 x "
+                     "256 it would keep all 270,336 busy"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("deep_copy out_mirror<-out"), std::string::npos) << all;
+  EXPECT_NE(all.find("of it waiting for user::add: not a slow call, a wait "
+                     "(hidden)"),
+            std::string::npos)
+      << all;
+  // The report opens with it.
+  const std::string rep = report_of(w);
+  EXPECT_NE(rep.find("\n  in short:\n    the device was busy"),
+            std::string::npos)
+      << rep;
+  EXPECT_LT(rep.find("in short:"), rep.find("hidden waits:")) << rep;
+  // A host backend: no headline.
+  addscope::WaitsSnapshot host = w;
+  host.mode = addscope::WaitsMode::Host;
+  EXPECT_TRUE(addscope::headline_lines(host, StarvationRule()).empty());
 }

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "addscope/core/addscope_Format.hpp"
+#include "addscope/waits/output/addscope_Headline.hpp"
 #include "addscope/waits/output/addscope_IdleReport.hpp"
 #include "addscope/waits/output/addscope_WaitsJson.hpp"
 
@@ -448,6 +449,11 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
   else if (w.kokkos_fences == 0 && w.mode != WaitsMode::Host)
     os << "; this Kokkos reports no fences";
   os << "\n";
+  const std::vector<std::string> head = headline_lines(w, opt.starved);
+  if (!head.empty()) {
+    os << "  in short:\n";
+    for (const auto& l : head) os << "    " << l << "\n";
+  }
   const std::uint64_t streams = w.streams.size();
   // A program without Kokkos launched no Kokkos kernel: its kernels are
   // the device's.

@@ -1,0 +1,117 @@
+#include "addscope/waits/output/addscope_Headline.hpp"
+
+#include <algorithm>
+
+#include "addscope/core/addscope_Format.hpp"
+#include "addscope/waits/attribution/addscope_Occupancy.hpp"
+#include "addscope/waits/output/addscope_IdleReport.hpp"
+
+namespace addscope {
+
+namespace {
+constexpr std::size_t kMaxLines = 5;
+constexpr std::size_t kMaxStarved = 2;
+// A call that spent this share of its time waiting is not itself slow.
+constexpr double kMostlyWaiting = 0.9;
+// Idle time worth a line of its own: of the device's run.
+constexpr double kIdleWorthALine = 0.1;
+
+std::string percent(double share) { return format_share(share); }
+}  // namespace
+
+LaunchShape filling_launch(const DeviceCapacity& d, const LaunchShape& ran) {
+  LaunchShape s;
+  if (!d.known()) return s;
+  s.registers = ran.registers;
+  s.shared_static = ran.shared_static;
+  s.shared_dynamic = ran.shared_dynamic;
+  long long block = ran.threads_per_block();
+  if (block < d.warp_size) block = 256;
+  block = std::min<long long>(block, d.max_threads_per_block);
+  s.block[0] = int(block);
+  s.block[1] = s.block[2] = 1;
+  s.grid[0] = 1;
+  s.grid[1] = s.grid[2] = 1;
+  const Occupancy o = occupancy(d, s);
+  if (o.blocks_per_sm <= 0) return LaunchShape();
+  s.grid[0] = d.sms * o.blocks_per_sm;
+  return s;
+}
+
+std::vector<std::string> headline_lines(const WaitsSnapshot& w,
+                                        const StarvationRule& rule) {
+  std::vector<std::string> lines;
+  if (w.mode != WaitsMode::Device) return lines;
+  const IdleSummary& idle = w.idle;
+  if (idle.span_s > 0) {
+    const bool one = idle.devices.size() <= 1;
+    lines.push_back(std::string(one ? "the device was" : "the devices were") +
+                    " busy " + percent(idle.busy_s / idle.span_s) + " of " +
+                    (one ? "its" : "their") + " run (" +
+                    format_seconds(idle.busy_s) + " of " +
+                    format_seconds(idle.span_s) + "), idle " +
+                    format_seconds(idle.idle_s));
+  }
+  // Starved launches, most device time first.
+  double busy = 0;
+  for (const auto& k : w.kernels) busy += k.device_s;
+  std::vector<std::pair<const KernelStats*, ShapeVerdict>> starved;
+  for (const auto& k : w.kernels)
+    for (const auto& v : judge_shapes(k, w.devices, busy, rule))
+      if (v.starved && v.device) starved.push_back({&k, v});
+  std::stable_sort(starved.begin(), starved.end(),
+                   [](const auto& a, const auto& b) {
+                     return a.second.stats.device_s > b.second.stats.device_s;
+                   });
+  std::vector<std::string> starved_names;
+  for (std::size_t i = 0; i < starved.size() && i < kMaxStarved; ++i) {
+    const KernelStats& k = *starved[i].first;
+    const ShapeVerdict& v = starved[i].second;
+    std::string l = k.name + " ran as " + shape_short(v.stats.shape) + " for " +
+                    format_seconds(v.stats.device_s) + ", " +
+                    thousands(v.occupancy.threads_in_flight) + " of the " +
+                    thousands(v.occupancy.resident_threads) +
+                    " threads the device holds at once";
+    const LaunchShape fill = filling_launch(*v.device, v.stats.shape);
+    if (fill.known())
+      l += ": launched as " + shape_short(fill) + " it would keep all " +
+           thousands(occupancy(*v.device, fill).threads_in_flight) +
+           " busy";
+    lines.push_back(l);
+    starved_names.push_back(k.name);
+  }
+  // The longest wait, and whether the call itself was slow.
+  if (!w.waits.empty() && w.waits[0].wait_s > 0) {
+    const CallRecord& c = w.waits[0];
+    const std::string kernel =
+        c.waited_for.empty() ? std::string("earlier device work")
+                             : c.waited_for.front().kernel;
+    std::string l = c.site.empty() ? c.what : c.site;
+    const double d = c.duration_s();
+    if (d > 0 && c.wait_s >= kMostlyWaiting * d)
+      l += " took " + format_seconds(d) + ", " + format_seconds(c.wait_s) +
+           " of it waiting for " + kernel + ": not a slow call, a wait (" +
+           wait_class_name(c.wait_class) + ")";
+    else
+      l += " waited " + format_seconds(c.wait_s) + " for " + kernel + " (" +
+           wait_class_name(c.wait_class) + ")";
+    lines.push_back(l);
+  }
+  // The largest idle cause, when idle time matters.
+  if (idle.span_s > 0 && idle.idle_share() >= kIdleWorthALine &&
+      !idle.causes.empty() && idle.causes[0].idle_s > 0) {
+    const IdleCauseStats& top = idle.causes[0];
+    std::string l = "idle " + percent(idle.idle_share()) + " of the run, " +
+                    format_seconds(top.idle_s) + " of it " +
+                    idle_cause_words(top.cause);
+    if (!idle.sites.empty() && idle.sites[0].cause == top.cause) {
+      const std::string where = idle_site_words(idle.sites[0]);
+      if (!where.empty()) l += " (the most: " + where + ")";
+    }
+    lines.push_back(l);
+  }
+  if (lines.size() > kMaxLines) lines.resize(kMaxLines);
+  return lines;
+}
+
+}  // namespace addscope
