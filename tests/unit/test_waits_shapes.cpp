@@ -765,7 +765,10 @@ TEST(WaitsHeadline, TheSeedInFiveLinesAtMost) {
   ASSERT_LE(lines.size(), 5u);
   std::string all;
   for (const auto& l : lines) all += l + "\n";
-  EXPECT_EQ(lines[0].rfind("the device was busy 100.0% of its run", 0), 0u)
+  EXPECT_EQ(lines[0].rfind("the device ran kernels, copies or memsets 100.0% "
+                           "of its run",
+                           0),
+            0u)
       << all;
   EXPECT_NE(all.find("user::add ran as 1 x 1 for 730.0 ms, 1 of the 270,336 "
                      "threads the device holds at once: launched as 1,056 x "
@@ -779,10 +782,31 @@ TEST(WaitsHeadline, TheSeedInFiveLinesAtMost) {
       << all;
   // The report opens with it.
   const std::string rep = report_of(w);
-  EXPECT_NE(rep.find("\n  in short:\n    the device was busy"),
+  EXPECT_NE(rep.find("\n  in short:\n    the device ran kernels"),
             std::string::npos)
       << rep;
   EXPECT_LT(rep.find("in short:"), rep.find("hidden waits:")) << rep;
+  // A round trip in a loop: the site and its calls, not one of them.
+  ShapeRun loop;
+  for (int i = 0; i < 10; ++i) {
+    const double t0 = i * 1e-3;
+    const auto l = loop.s.launch("user::step", t0, t0 + 1e-5);
+    loop.s.ran(l, 7, t0 + 2e-5, t0 + 5e-4, 1056, 256);
+    loop.s.call(addscope::CallKind::DeepCopy, "deep_copy r_h<-r", t0 + 2e-5,
+                t0 + 5.1e-4, [&] {
+                  loop.s.block(addscope::SyncApi::Memcpy, t0 + 3e-5,
+                               t0 + 5.05e-4, -1, 4, 3);
+                });
+  }
+  loop.s.at(0.02);
+  const auto ll = addscope::headline_lines(loop.done(), StarvationRule());
+  std::string lall;
+  for (const auto& l : ll) lall += l + "\n";
+  EXPECT_NE(lall.find("deep_copy r_h<-r: 10 calls waited 4.7 ms in all "
+                      "(hidden), 470.0 us each on average"),
+            std::string::npos)
+      << lall;
+  EXPECT_EQ(lall.find("ran as"), std::string::npos) << lall;  // none starved
   // A host backend: no headline.
   addscope::WaitsSnapshot host = w;
   host.mode = addscope::WaitsMode::Host;

@@ -1,6 +1,7 @@
 #include "addscope/waits/output/addscope_Headline.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "addscope/core/addscope_Format.hpp"
 #include "addscope/waits/attribution/addscope_Occupancy.hpp"
@@ -45,8 +46,9 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
   const IdleSummary& idle = w.idle;
   if (idle.span_s > 0) {
     const bool one = idle.devices.size() <= 1;
-    lines.push_back(std::string(one ? "the device was" : "the devices were") +
-                    " busy " + percent(idle.busy_s / idle.span_s) + " of " +
+    lines.push_back(std::string(one ? "the device ran" : "the devices ran") +
+                    " kernels, copies or memsets " +
+                    percent(idle.busy_s / idle.span_s) + " of " +
                     (one ? "its" : "their") + " run (" +
                     format_seconds(idle.busy_s) + " of " +
                     format_seconds(idle.span_s) + "), idle " +
@@ -80,8 +82,29 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
     lines.push_back(l);
     starved_names.push_back(k.name);
   }
-  // The longest wait, and whether the call itself was slow.
-  if (!w.waits.empty() && w.waits[0].wait_s > 0) {
+  // The call site that waited most in all, when many of its calls waited
+  // (a synchronization in a loop); else the longest wait, and whether the
+  // call itself was slow.
+  const SiteStats* loop = nullptr;
+  for (const auto& s : w.sites) {
+    const double s_wait = s.wait_hidden_s + s.wait_explicit_s;
+    if (!loop || s_wait > loop->wait_hidden_s + loop->wait_explicit_s)
+      loop = &s;
+  }
+  const std::uint64_t loop_calls =
+      loop ? loop->hidden_calls + loop->explicit_calls : 0;
+  const double loop_wait =
+      loop ? loop->wait_hidden_s + loop->wait_explicit_s : 0;
+  if (loop_calls > 1 && loop_wait > 0 &&
+      (w.waits.empty() || loop_wait > w.waits[0].wait_s)) {
+    lines.push_back(loop->site + ": " + thousands((long long)loop_calls) +
+                    " calls waited " + format_seconds(loop_wait) +
+                    " in all (" +
+                    (loop->wait_explicit_s > loop->wait_hidden_s ? "explicit"
+                                                                 : "hidden") +
+                    "), " + format_seconds(loop_wait / double(loop_calls)) +
+                    " each on average");
+  } else if (!w.waits.empty() && w.waits[0].wait_s > 0) {
     const CallRecord& c = w.waits[0];
     const std::string kernel =
         c.waited_for.empty() ? std::string("earlier device work")
