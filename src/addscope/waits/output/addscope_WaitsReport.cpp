@@ -460,16 +460,16 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
   const bool kokkos = !without_kokkos(w);
   if (!kokkos && w.mode == WaitsMode::Device) {
     os << "  " << format_count(t.device_kernels, "kernel", "kernels") << " on "
-       << format_count(streams, "stream", "streams") << " (device busy "
-       << format_seconds(t.device_busy_s) << ")";
+       << format_count(streams, "stream", "streams") << " ("
+       << format_seconds(t.device_busy_s) << " of kernel time)";
   } else {
     os << "  "
        << format_count(t.launches + t.host_kernels, "kernel", "kernels");
     if (w.mode == WaitsMode::Device)
       os << " ("
          << format_count(t.device_kernels, "device kernel", "device kernels")
-         << " on " << format_count(streams, "stream", "streams") << ", busy "
-         << format_seconds(t.device_busy_s) << ")";
+         << " on " << format_count(streams, "stream", "streams") << ", "
+         << format_seconds(t.device_busy_s) << " of kernel time)";
   }
   os << ", " << format_count(t.calls, "host call", "host calls") << " on "
      << format_count(w.threads_seen, "thread", "threads") << "\n";
