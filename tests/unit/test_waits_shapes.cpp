@@ -812,3 +812,37 @@ TEST(WaitsHeadline, TheSeedInFiveLinesAtMost) {
   host.mode = addscope::WaitsMode::Host;
   EXPECT_TRUE(addscope::headline_lines(host, StarvationRule()).empty());
 }
+
+// On a GPU run, a kernel Kokkos ran on a host space beside the device's has
+// no share of the device kernels' time: the share column has one whole and
+// adds up to 100% (before, this host kernel read 100.0% beside the device
+// kernels' 75% and 25%).
+TEST(WaitsReportKernels, SharesOfOneWholeAddUp) {
+  ShapeRun r;
+  r.kernel("user::dev_a", 1056, 256, 0.003);
+  r.kernel("user::dev_b", 1056, 256, 0.001);
+  addscope::ExecId omp;
+  omp.kind = addscope::DeviceKind::OpenMP;
+  r.s.at(0.01);
+  const auto id = r.s.t->kernel_begin("user::host_fill", omp);
+  r.s.at(0.014);
+  r.s.t->kernel_end(id);
+  r.s.at(0.02);
+  const auto w = r.done();
+  const std::string rep = report_of(w);
+  auto row = [&](const std::string& name) {
+    const auto e = rep.find("  " + name);
+    const auto b = rep.rfind('\n', e);
+    return rep.substr(b + 1, e - b - 1);
+  };
+  EXPECT_NE(row("user::dev_a").find(" 75.0% "), std::string::npos) << rep;
+  EXPECT_NE(row("user::dev_b").find(" 25.0% "), std::string::npos) << rep;
+  EXPECT_NE(row("user::host_fill").find("      -  host: OpenMP"),
+            std::string::npos)
+      << rep;
+  const auto j = json_of(w);
+  EXPECT_TRUE(kernel_json(j, "user::host_fill")["share"].is_null());
+  EXPECT_DOUBLE_EQ(kernel_json(j, "user::dev_a")["share"].get<double>() +
+                       kernel_json(j, "user::dev_b")["share"].get<double>(),
+                   1.0);
+}

@@ -54,9 +54,9 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
                     format_seconds(idle.span_s) + "), idle " +
                     format_seconds(idle.idle_s));
   }
-  // Starved launches, most device time first.
-  double busy = 0;
-  for (const auto& k : w.kernels) busy += k.device_s;
+  // Starved launches, most device time first (judged as the report's
+  // starved section judges them: against the device kernels' time).
+  const double busy = w.totals.device_busy_s;
   std::vector<std::pair<const KernelStats*, ShapeVerdict>> starved;
   for (const auto& k : w.kernels)
     for (const auto& v : judge_shapes(k, w.devices, busy, rule))

@@ -31,7 +31,9 @@ struct KernelView {
   const KernelStats* k = nullptr;
   std::vector<ShapeVerdict> shapes;  // most device time first
   bool starved = false;
-  double share = 0;  // of all kernels' time
+  // Of all kernels' time: on the device, of the device kernels' (a kernel
+  // run on a host space beside them has none, -1: one whole per column).
+  double share = 0;
 };
 struct Analysis {
   double busy_s = 0;
@@ -56,7 +58,10 @@ Analysis analyze(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
     v.k = &k;
     v.shapes = judge_shapes(k, w.devices, a.busy_s, opt.starved);
     for (const auto& s : v.shapes) v.starved = v.starved || s.starved;
-    v.share = a.busy_s > 0 ? k.device_s / a.busy_s : 0;
+    const bool host_row = w.mode == WaitsMode::Device &&
+                          !is_async(k.device_kind) &&
+                          k.device_kind != DeviceKind::Unknown;
+    v.share = host_row ? -1 : a.busy_s > 0 ? k.device_s / a.busy_s : 0;
     a.by_raw.emplace(k.raw_name, a.kernels.size());
     a.kernels.push_back(std::move(v));
   }
@@ -319,7 +324,8 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
           k.launches ? format_seconds(k.device_s).c_str() : "-",
           k.launches ? format_seconds(k.device_s / k.launches).c_str() : "-",
           k.launches ? format_seconds(k.times.median()).c_str() : "-",
-          k.launches ? format_share(v->share).c_str() : "-", shape.c_str(),
+          k.launches && v->share >= 0 ? format_share(v->share).c_str() : "-",
+          shape.c_str(),
           flight.c_str(), occ.c_str());
       if (v->starved) add("STARVED");
       const std::size_t more = v->shapes.size() - (v->shapes.empty() ? 0 : 1) +
@@ -716,7 +722,7 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
         {"median_s", k.times.count() ? json(k.times.median()) : json(nullptr)},
         {"median_exact", k.times.exact()},
         {"device_max_s", k.device_max_s},
-        {"share", v.share},
+        {"share", v.share >= 0 ? json(v.share) : json(nullptr)},
         {"waited_hidden_s", k.waited_hidden_s},
         {"waited_explicit_s", k.waited_explicit_s},
         {"overlap_s", k.overlap_s},
