@@ -15,9 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <memory>
-#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>

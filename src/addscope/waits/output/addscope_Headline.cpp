@@ -17,7 +17,6 @@ constexpr double kMostlyWaiting = 0.9;
 // Idle time worth a line of its own: of the device's run.
 constexpr double kIdleWorthALine = 0.1;
 
-std::string percent(double share) { return format_share(share); }
 }  // namespace
 
 LaunchShape filling_launch(const DeviceCapacity& d, const LaunchShape& ran) {
@@ -48,7 +47,7 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
     const bool one = idle.devices.size() <= 1;
     lines.push_back(std::string(one ? "the device ran" : "the devices ran") +
                     " kernels, copies or memsets " +
-                    percent(idle.busy_s / idle.span_s) + " of " +
+                    format_share(idle.busy_s / idle.span_s) + " of " +
                     (one ? "its" : "their") + " run (" +
                     format_seconds(idle.busy_s) + " of " +
                     format_seconds(idle.span_s) + "), idle " +
@@ -65,7 +64,6 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
                    [](const auto& a, const auto& b) {
                      return a.second.stats.device_s > b.second.stats.device_s;
                    });
-  std::vector<std::string> starved_names;
   for (std::size_t i = 0; i < starved.size() && i < kMaxStarved; ++i) {
     const KernelStats& k = *starved[i].first;
     const ShapeVerdict& v = starved[i].second;
@@ -77,10 +75,8 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
     const LaunchShape fill = filling_launch(*v.device, v.stats.shape);
     if (fill.known())
       l += ": launched as " + shape_short(fill) + " it would keep all " +
-           thousands(occupancy(*v.device, fill).threads_in_flight) +
-           " busy";
+           thousands(occupancy(*v.device, fill).threads_in_flight) + " busy";
     lines.push_back(l);
-    starved_names.push_back(k.name);
   }
   // The call site that waited most in all, when many of its calls waited
   // (a synchronization in a loop); else the longest wait, and whether the
@@ -97,18 +93,17 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
       loop ? loop->wait_hidden_s + loop->wait_explicit_s : 0;
   if (loop_calls > 1 && loop_wait > 0 &&
       (w.waits.empty() || loop_wait > w.waits[0].wait_s)) {
-    lines.push_back(loop->site + ": " + thousands((long long)loop_calls) +
-                    " calls waited " + format_seconds(loop_wait) +
-                    " in all (" +
-                    (loop->wait_explicit_s > loop->wait_hidden_s ? "explicit"
-                                                                 : "hidden") +
-                    "), " + format_seconds(loop_wait / double(loop_calls)) +
-                    " each on average");
+    lines.push_back(
+        loop->site + ": " + thousands((long long)loop_calls) +
+        " calls waited " + format_seconds(loop_wait) + " in all (" +
+        (loop->wait_explicit_s > loop->wait_hidden_s ? "explicit" : "hidden") +
+        "), " + format_seconds(loop_wait / double(loop_calls)) +
+        " each on average");
   } else if (!w.waits.empty() && w.waits[0].wait_s > 0) {
     const CallRecord& c = w.waits[0];
-    const std::string kernel =
-        c.waited_for.empty() ? std::string("earlier device work")
-                             : c.waited_for.front().kernel;
+    const std::string kernel = c.waited_for.empty()
+                                   ? std::string("earlier device work")
+                                   : c.waited_for.front().kernel;
     std::string l = c.site.empty() ? c.what : c.site;
     const double d = c.duration_s();
     if (d > 0 && c.wait_s >= kMostlyWaiting * d)
@@ -124,8 +119,8 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
   if (idle.span_s > 0 && idle.idle_share() >= kIdleWorthALine &&
       !idle.causes.empty() && idle.causes[0].idle_s > 0) {
     const IdleCauseStats& top = idle.causes[0];
-    std::string l = "idle " + percent(idle.idle_share()) + " of the run, " +
-                    format_seconds(top.idle_s) + " of it " +
+    std::string l = "idle " + format_share(idle.idle_share()) +
+                    " of the run, " + format_seconds(top.idle_s) + " of it " +
                     idle_cause_words(top.cause);
     if (!idle.sites.empty() && idle.sites[0].cause == top.cause) {
       const std::string where = idle_site_words(idle.sites[0]);

@@ -198,7 +198,7 @@ bool without_kokkos(const WaitsSnapshot& w) {
 // start (no libcupti): the tool saw none of its device work, which is not a
 // host backend's.
 bool device_unseen(const WaitsSnapshot& w) {
-  return w.mode == WaitsMode::Host && w.front_door == "cuda-injection";
+  return w.mode == WaitsMode::Host && without_kokkos(w);
 }
 
 void write_shapes(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
