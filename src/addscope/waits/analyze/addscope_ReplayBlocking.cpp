@@ -290,14 +290,15 @@ void Replay::blocking_end(std::uint32_t ti, double t) {
     c.what = th.blocking_via;
     const std::uint32_t last = last_event(th);
     c.prev_event = last;
-    // Named by the Kokkos event before it; in a program where no Kokkos
-    // has started (yet), by itself alone.
+    // Named by the Kokkos event before it; before any, in a Kokkos
+    // program, it is Kokkos' own (its initialize); in a program where no
+    // Kokkos has started (yet), it is named by itself alone.
+    c.kokkos_own = !last && kokkos_interface != 0;
     c.context =
         last ? names_.combo(Combo::After, last, 0,
                             [&] { return "after '" + names_[last] + "'"; })
-        : kokkos_interface != 0 ? names_.no_event_name()
-                                : 0;
-    c.kokkos_own = !last && kokkos_interface != 0;
+        : c.kokkos_own ? names_.no_event_name()
+                       : 0;
     c.site = c.context ? names_.combo(Combo::RuntimeSite, c.what, c.context,
                                       [&] {
                                         return names_[c.what] + " " +
