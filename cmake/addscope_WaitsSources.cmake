@@ -9,6 +9,10 @@ set(addscope_WAITS_SOURCES
   addscope/waits/record/addscope_NameCache.cpp
   addscope/waits/record/addscope_ThreadLog.cpp
   addscope/waits/record/addscope_LogRegistry.cpp
+  addscope/waits/record/addscope_StackCapture.cpp
+  addscope/waits/site/addscope_SiteRules.cpp
+  addscope/waits/site/addscope_Symbolizer.cpp
+  addscope/waits/site/addscope_SiteResolver.cpp
   addscope/waits/analyze/addscope_NameTable.cpp
   addscope/waits/analyze/addscope_HostThreads.cpp
   addscope/waits/analyze/addscope_Launches.cpp
@@ -22,6 +26,7 @@ set(addscope_WAITS_SOURCES
   addscope/waits/attribution/addscope_Attribution.cpp
   addscope/waits/model/addscope_CallKind.cpp
   addscope/waits/model/addscope_ExecId.cpp
+  addscope/waits/model/addscope_CodeSite.cpp
   addscope/waits/attribution/addscope_IdleBlame.cpp
   addscope/waits/model/addscope_IdleSummary.cpp
   addscope/waits/attribution/addscope_KernelName.cpp

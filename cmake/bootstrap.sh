@@ -62,7 +62,8 @@
 #
 # Usage: cmake/bootstrap.sh [packages|cuda-toolkit|hip-toolkit|fuzz-tools|source|openmp|cuda|hip]...
 #   packages      apt: compilers, GoogleTest, CLI11, nlohmann-json, fmt, gnuplot,
-#                 Open MPI (the MPI component and its tests)
+#                 Open MPI (the MPI component and its tests), libdw + libunwind
+#                 (the waits tool's source lines)
 #   cuda-toolkit  apt: nvidia-cuda-toolkit (11.8, non-free) + libcupti-dev + g++-11 (large)
 #   hip-toolkit   apt: hipcc + libamdhip64-dev (Debian 12's ROCm 5.2.3)
 #   fuzz-tools    apt: clang-14 + compiler-rt (libFuzzer) for tests/fuzz
@@ -187,7 +188,7 @@ apt_install() {  # apt_install STEP pkgs...
 step_packages() {
   apt_install packages build-essential cmake ninja-build python3 dpkg-dev \
     libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libfmt-dev gnuplot-nox \
-    libopenmpi-dev openmpi-bin
+    libopenmpi-dev openmpi-bin libdw-dev libunwind-dev
 }
 
 step_cuda_toolkit() {

@@ -1,0 +1,34 @@
+// addscope — a place in the program's own code: where a call waited, where
+// a kernel was launched. Plain data, resolved from a captured stack
+// (site/addscope_SiteResolver.hpp) before anything is written.
+#ifndef ADDSCOPE_WAITS_MODEL_CODESITE_HPP
+#define ADDSCOPE_WAITS_MODEL_CODESITE_HPP
+
+#include <cstdint>
+#include <string>
+
+namespace addscope {
+
+struct CodeSite {
+  std::string file;      ///< source file as the debug info names it ("": none)
+  int line = 0;          ///< 0: unknown
+  std::string function;  ///< "main", "step" ("": unknown)
+  std::string language;  ///< "c++", "python" ("": not known)
+  /// Without a source line (no debug info): the module and the offset of
+  /// the address in it.
+  std::string module;
+  std::uint64_t offset = 0;
+  bool known() const { return line > 0 || !module.empty(); }
+  bool operator==(const CodeSite& o) const {
+    return file == o.file && line == o.line && function == o.function &&
+           language == o.language && module == o.module && offset == o.offset;
+  }
+};
+
+/// "main.cpp:42 (main)", "libapp.so+0x1a2b (solve)", "" when unknown. The
+/// file by its last `dirs` components (0: its whole path).
+std::string site_text(const CodeSite& s, int dirs = 1);
+
+}  // namespace addscope
+
+#endif

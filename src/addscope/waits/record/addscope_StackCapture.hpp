@@ -1,0 +1,30 @@
+// addscope — the calling thread's return addresses, innermost first: what a
+// program thread records where the program's own line of code is wanted
+// (a call that waited, a kernel's first launch). No lock, no allocation in
+// steady state (libunwind's per-thread cache; glibc's backtrace() where
+// libunwind is absent, made ready by prepare_stack_capture()). The
+// addresses are symbolized later, when a report is made
+// (site/addscope_SiteResolver.hpp).
+#ifndef ADDSCOPE_WAITS_RECORD_STACKCAPTURE_HPP
+#define ADDSCOPE_WAITS_RECORD_STACKCAPTURE_HPP
+
+#include <cstdint>
+
+namespace addscope {
+namespace Impl {
+
+/// The most addresses one capture keeps: the tool's own frames, the device
+/// runtime's and Kokkos' come first, the program's own after them.
+constexpr std::uint32_t kMaxStackFrames = 32;
+
+/// Up to `max` return addresses of the calling thread into `pcs`, innermost
+/// first, this function's own caller first; how many.
+std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max);
+
+/// Loads what the unwinder loads on its first use (outside any callback).
+void prepare_stack_capture();
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif

@@ -1,0 +1,29 @@
+#include "addscope/waits/site/addscope_SiteResolver.hpp"
+
+namespace addscope {
+namespace Impl {
+
+const CodeSite& SiteResolver::resolve(const std::vector<std::uint64_t>& stack) {
+  auto hit = cache_.find(stack);
+  if (hit != cache_.end()) return hit->second;
+  CodeSite& site = cache_[stack];
+  std::vector<SourceFrame> frames;
+  for (std::uint64_t pc : stack)
+    for (const SourceFrame& f : sym_.frames_at(pc)) frames.push_back(f);
+  const int i = choose_program_frame(frames);
+  if (i < 0) return site;
+  const SourceFrame& f = frames[std::size_t(i)];
+  site.function = f.function;
+  site.language = f.language;
+  if (f.line > 0) {
+    site.file = f.file;
+    site.line = f.line;
+  } else {
+    site.module = f.module;
+    site.offset = f.offset;
+  }
+  return site;
+}
+
+}  // namespace Impl
+}  // namespace addscope

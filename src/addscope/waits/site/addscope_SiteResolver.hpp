@@ -1,0 +1,33 @@
+// addscope — a captured stack (record/addscope_StackCapture.hpp) turned
+// into the program's own line of code: its frames symbolized
+// (site/addscope_Symbolizer.hpp), the innermost one that is the program's
+// own chosen (site/addscope_SiteRules.hpp). Cached by stack; used when a
+// report is made, never on the hot path; not thread-safe.
+#ifndef ADDSCOPE_WAITS_SITE_SITERESOLVER_HPP
+#define ADDSCOPE_WAITS_SITE_SITERESOLVER_HPP
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "addscope/waits/model/addscope_CodeSite.hpp"
+#include "addscope/waits/site/addscope_Symbolizer.hpp"
+
+namespace addscope {
+namespace Impl {
+
+class SiteResolver {
+ public:
+  /// The program's own place in `stack` (innermost first); unknown when
+  /// every frame is foreign.
+  const CodeSite& resolve(const std::vector<std::uint64_t>& stack);
+
+ private:
+  Symbolizer sym_;
+  std::map<std::vector<std::uint64_t>, CodeSite> cache_;
+};
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif

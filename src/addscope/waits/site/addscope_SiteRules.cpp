@@ -1,0 +1,82 @@
+#include "addscope/waits/site/addscope_SiteRules.hpp"
+
+#include <array>
+
+namespace addscope {
+namespace Impl {
+
+namespace {
+std::string_view base_name(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+bool contains(std::string_view s, std::string_view p) {
+  return s.find(p) != std::string_view::npos;
+}
+}  // namespace
+
+bool is_foreign_module(std::string_view module_path) {
+  if (module_path.empty()) return true;  // no module: generated code
+  // A framework's own binaries (CuPy, PyTorch, numba) live in its package.
+  if (contains(module_path, "/site-packages/") ||
+      contains(module_path, "/dist-packages/"))
+    return true;
+  static constexpr std::array<std::string_view, 26> kPrefixes = {
+      "libaddscope_waits",
+      "libcuda.",
+      "libcudart",
+      "libcupti",
+      "libnvidia",
+      "libnvrtc",
+      "libcublas",
+      "libcusparse",
+      "libkokkos",
+      "libc.so",
+      "libc-",
+      "libstdc++",
+      "libgcc_s",
+      "libm.so",
+      "libm-",
+      "ld-linux",
+      "libpthread",
+      "libdl.",
+      "libgomp",
+      "libunwind",
+      "libdw",
+      "libelf",
+      "libpython",
+      "libmpi",
+      "libopen-pal",
+      "libopen-rte"};
+  const std::string_view name = base_name(module_path);
+  for (std::string_view p : kPrefixes)
+    if (starts_with(name, p)) return true;
+  return false;
+}
+
+bool is_foreign_source(std::string_view file) {
+  if (file.empty()) return false;  // judged by its module alone
+  const std::string_view name = base_name(file);
+  // Kokkos_Parallel.hpp, KokkosExp_MDRangePolicy.hpp, KokkosBlas1_axpby.hpp,
+  // KokkosKernels_Handle.hpp, Kokkos_Core.cpp ...
+  if (starts_with(name, "Kokkos")) return true;
+  return contains(file, "/desul/") || contains(file, "/mdspan/") ||
+         contains(file, "/__p0009_bits/") || contains(file, "/include/c++/") ||
+         starts_with(file, "/usr/include/") ||
+         contains(file, "/addscope/waits/");
+}
+
+int choose_program_frame(const std::vector<SourceFrame>& innermost_first) {
+  for (std::size_t i = 0; i < innermost_first.size(); ++i) {
+    const SourceFrame& f = innermost_first[i];
+    if (!is_foreign_module(f.module) && !is_foreign_source(f.file))
+      return int(i);
+  }
+  return -1;
+}
+
+}  // namespace Impl
+}  // namespace addscope

@@ -1,0 +1,210 @@
+#include "addscope/waits/site/addscope_Symbolizer.hpp"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#ifdef ADDSCOPE_HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#endif
+
+namespace addscope {
+namespace Impl {
+
+namespace {
+// "Foo::run(int) const" -> "Foo::run": a name to read beside a line.
+std::string short_function(const char* symbol) {
+  if (!symbol || !*symbol) return {};
+  std::string name = symbol;
+  int status = 0;
+  if (char* d = abi::__cxa_demangle(symbol, nullptr, nullptr, &status)) {
+    name = d;
+    std::free(d);
+  }
+  // Cut the parameter list: the last '(' at template depth 0.
+  int depth = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c == '<') ++depth;
+    if (c == '>') --depth;
+    if (c == '(' && depth == 0 && i > 0) return name.substr(0, i);
+  }
+  return name;
+}
+}  // namespace
+
+#ifdef ADDSCOPE_HAVE_LIBDW
+
+struct Symbolizer::Dw {
+  Dwfl_Callbacks callbacks{};
+  char* debuginfo_path = nullptr;
+  Dwfl* dwfl = nullptr;
+  bool reported_missing = false;  // re-read the mappings once for a miss
+
+  Dw() {
+    callbacks.find_elf = dwfl_linux_proc_find_elf;
+    callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+    callbacks.debuginfo_path = &debuginfo_path;
+    dwfl = dwfl_begin(&callbacks);
+    report();
+  }
+  ~Dw() {
+    if (dwfl) dwfl_end(dwfl);
+  }
+  void report() {
+    if (!dwfl) return;
+    dwfl_report_begin(dwfl);
+    dwfl_linux_proc_report(dwfl, getpid());
+    dwfl_report_end(dwfl, nullptr, nullptr);
+  }
+  Dwfl_Module* module_of(Dwarf_Addr a) {
+    if (!dwfl) return nullptr;
+    Dwfl_Module* m = dwfl_addrmodule(dwfl, a);
+    if (!m && !reported_missing) {  // loaded after the last reading
+      reported_missing = true;
+      report();
+      m = dwfl_addrmodule(dwfl, a);
+    }
+    return m;
+  }
+};
+
+namespace {
+// A DIE's name, through its abstract origin (inlined calls, out-of-line
+// copies): the linkage name demangled, else the plain name.
+std::string die_function(Dwarf_Die* die) {
+  Dwarf_Attribute a;
+  const char* linkage =
+      dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+  if (!linkage)
+    linkage = dwarf_formstring(
+        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+  if (linkage) return short_function(linkage);
+  const char* name =
+      dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+  return name ? name : "";
+}
+}  // namespace
+
+const std::vector<SourceFrame>& Symbolizer::frames_at(std::uint64_t pc) {
+  auto hit = cache_.find(pc);
+  if (hit != cache_.end()) return hit->second;
+  std::vector<SourceFrame>& out = cache_[pc];
+  const Dwarf_Addr a = pc ? pc - 1 : 0;  // inside the call instruction
+  Dwfl_Module* m = dw_->module_of(a);
+  if (!m) {
+    out.push_back(SourceFrame{});
+    return out;
+  }
+  Dwarf_Addr start = 0, elf_bias = 0;
+  dwfl_module_getelf(m, &elf_bias);  // finds its file: named below
+  const char* main_file = nullptr;
+  const char* name = dwfl_module_info(m, nullptr, &start, nullptr, nullptr,
+                                      nullptr, &main_file, nullptr);
+  SourceFrame base;
+  // The mapped path (/proc/self/maps) names the module as the program does.
+  base.module = name && *name == '/' ? name : (main_file ? main_file : "");
+  base.offset = a - start;
+  const char* symbol = dwfl_module_addrname(m, a);
+  base.function = short_function(symbol);
+
+  Dwarf_Addr bias = 0;
+  Dwarf_Die* cu = dwfl_module_addrdie(m, a, &bias);
+  Dwfl_Line* line = dwfl_module_getsrc(m, a);
+  if (!cu || !line) {
+    out.push_back(base);
+    return out;
+  }
+  int lineno = 0;
+  const char* file =
+      dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
+  switch (dwarf_srclang(cu)) {
+    case DW_LANG_C_plus_plus:
+    case DW_LANG_C_plus_plus_03:
+    case DW_LANG_C_plus_plus_11:
+    case DW_LANG_C_plus_plus_14:
+      base.language = "c++";
+      break;
+    case DW_LANG_C:
+    case DW_LANG_C89:
+    case DW_LANG_C99:
+    case DW_LANG_C11:
+      base.language = "c";
+      break;
+    case DW_LANG_Fortran77:
+    case DW_LANG_Fortran90:
+    case DW_LANG_Fortran95:
+    case DW_LANG_Fortran03:
+    case DW_LANG_Fortran08:
+      base.language = "fortran";
+      break;
+    default:
+      break;
+  }
+  SourceFrame f = base;
+  f.file = file ? file : "";
+  f.line = lineno;
+  Dwarf_Die* scopes = nullptr;
+  const int n = dwarf_getscopes(cu, a - bias, &scopes);
+  Dwarf_Files* files = nullptr;
+  if (n > 0) dwarf_getsrcfiles(cu, &files, nullptr);
+  bool ended = false;
+  for (int i = 0; i < n; ++i) {
+    Dwarf_Die* s = &scopes[i];
+    const int tag = dwarf_tag(s);
+    if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
+    f.function = die_function(s);
+    out.push_back(f);
+    if (tag == DW_TAG_subprogram) {
+      ended = true;
+      break;
+    }
+    // The inlined call's own place, in the scope around it.
+    Dwarf_Attribute attr;
+    Dwarf_Word call_file = 0, call_line = 0;
+    const char* cf = nullptr;
+    if (files &&
+        dwarf_formudata(dwarf_attr(s, DW_AT_call_file, &attr), &call_file) == 0)
+      cf = dwarf_filesrc(files, call_file, nullptr, nullptr);
+    dwarf_formudata(dwarf_attr(s, DW_AT_call_line, &attr), &call_line);
+    f = base;
+    f.file = cf ? cf : "";
+    f.line = int(call_line);
+  }
+  if (!ended) out.push_back(f);  // no subprogram scope: the line alone
+  std::free(scopes);
+  return out;
+}
+
+#else  // no elfutils: the module and offset alone
+
+struct Symbolizer::Dw {};
+
+const std::vector<SourceFrame>& Symbolizer::frames_at(std::uint64_t pc) {
+  auto hit = cache_.find(pc);
+  if (hit != cache_.end()) return hit->second;
+  std::vector<SourceFrame>& out = cache_[pc];
+  SourceFrame f;
+  Dl_info info{};
+  const std::uint64_t a = pc ? pc - 1 : 0;
+  if (dladdr(reinterpret_cast<void*>(a), &info) && info.dli_fname) {
+    f.module = info.dli_fname;
+    f.offset = a - reinterpret_cast<std::uint64_t>(info.dli_fbase);
+    f.function = short_function(info.dli_sname);
+  }
+  out.push_back(f);
+  return out;
+}
+
+#endif
+
+Symbolizer::Symbolizer() : dw_(new Dw) {}
+Symbolizer::~Symbolizer() = default;
+
+}  // namespace Impl
+}  // namespace addscope
