@@ -13,6 +13,7 @@ set(addscope_WAITS_SOURCES
   addscope/waits/site/addscope_SiteRules.cpp
   addscope/waits/site/addscope_Symbolizer.cpp
   addscope/waits/site/addscope_SiteResolver.cpp
+  addscope/waits/site/addscope_SnapshotSites.cpp
   addscope/waits/analyze/addscope_NameTable.cpp
   addscope/waits/analyze/addscope_HostThreads.cpp
   addscope/waits/analyze/addscope_Launches.cpp

@@ -130,6 +130,11 @@ if describe_build "$B" "$D"; then
 else
   libs+=" libcudart.so.11.0 libcupti.so.11.8"
 fi
+# The waits tool's source lines (libdw, libelf, libunwind), where it was
+# built with them.
+needed="$(readelf -d "$B/src/libaddscope_waits.so" 2>/dev/null)"
+[[ "$needed" == *"[libdw.so.1]"* ]] && libs+=" libdw.so.1 libelf.so.1"
+[[ "$needed" == *"[libunwind.so.8]"* ]] && libs+=" libunwind.so.8"
 # (ADDSCOPE_BUNDLE_LIBDIRS: folders searched first, e.g. cmake/gpu-build.sh's
 # carried libfmt on the GPU machine)
 for l in $libs; do

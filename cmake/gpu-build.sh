@@ -43,6 +43,16 @@ if [[ "$1" == --pack ]]; then
   cp -r /usr/lib/x86_64-linux-gnu/cmake/GTest /usr/lib/x86_64-linux-gnu/cmake/fmt \
     "$tmp/usr/lib/x86_64-linux-gnu/cmake/"
   cp -r /usr/share/cmake/CLI11 /usr/share/cmake/nlohmann_json "$tmp/usr/share/cmake/"
+  # The waits tool's source lines: elfutils' libdw and libunwind (headers,
+  # libraries; not libunwind's unwind.h, which would hide the compiler's).
+  mkdir -p "$tmp/usr/include/x86_64-linux-gnu"
+  cp -r /usr/include/elfutils /usr/include/dwarf.h /usr/include/libelf.h \
+    /usr/include/gelf.h "$tmp/usr/include/"
+  cp /usr/include/x86_64-linux-gnu/libunwind*.h "$tmp/usr/include/x86_64-linux-gnu/"
+  cp -a /usr/lib/x86_64-linux-gnu/libdw.so* /usr/lib/x86_64-linux-gnu/libdw-*.so \
+    /usr/lib/x86_64-linux-gnu/libelf.so* /usr/lib/x86_64-linux-gnu/libelf-*.so \
+    /usr/lib/x86_64-linux-gnu/libunwind.so* /usr/lib/x86_64-linux-gnu/libunwind-x86_64.so* \
+    "$tmp/usr/lib/x86_64-linux-gnu/" 2>/dev/null || true
   mkdir -p "$tmp/prefix"
   cp -a "$P" "$tmp/prefix/"
   echo "$P" >"$tmp/prefix/path"

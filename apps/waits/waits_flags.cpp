@@ -57,9 +57,11 @@ const std::vector<WaitsFlag>& waits_flags() {
   static const std::vector<WaitsFlag> flags = [] {
     std::vector<WaitsFlag> v;
     for (const WaitsSetting& w : waits_settings()) {
-      if (!w.flag || !*w.value_name || w.flag[1] != '-') continue;  // -v: a switch
+      if (!w.flag || !*w.value_name || w.flag[1] != '-')
+        continue;  // -v: a switch
       std::string help = w.help;
-      if (w.fallback[0] != '(') help += std::string(" (default ") + w.fallback + ")";
+      if (w.fallback[0] != '(')
+        help += std::string(" (default ") + w.fallback + ")";
       v.push_back({w.flag, w.variable, w.value_name, help});
     }
     return v;
@@ -76,6 +78,12 @@ void check_flag_value(const WaitsFlag& f, const std::string& value) {
     if (value != "cupti" && value != "callbacks" && value != "none")
       throw FlagError(std::string(f.flag) + " = '" + value +
                       "' is invalid; allowed: cupti, callbacks, none");
+    return;
+  }
+  if (var == "ADDSCOPE_WAITS_SITES") {
+    if (value != "on" && value != "off")
+      throw FlagError(std::string(f.flag) + " = '" + value +
+                      "' is invalid; allowed: on, off");
     return;
   }
   if (var == "ADDSCOPE_CUPTI_LIB") {
@@ -146,7 +154,8 @@ LoadWays parse_load(const std::string& value) {
   return w;
 }
 
-LoadingVariables loading_variables(const std::string& tool, const LoadWays& ways,
+LoadingVariables loading_variables(const std::string& tool,
+                                   const LoadWays& ways,
                                    KokkosToolsVariable kokkos) {
   LoadingVariables v;
   if (ways.kokkos) {

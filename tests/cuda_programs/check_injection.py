@@ -67,6 +67,14 @@ CASES = {
 }
 
 
+# Where the read is in the program's own code, for programs built with -g
+# (the tool's `code` of the wait): file (regex) and line. Python lines are
+# not read yet: no entry.
+SITES = {
+    "seed_cuda": (r"(^|/)seed_cuda\.cpp$", 134),
+}
+
+
 def read_ms(out):
     """The read time the program printed ('read of out[2] 735.0 ms',
     'x.sum().item() 500.3 ms'), in seconds; None if absent."""
@@ -168,6 +176,13 @@ def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
          f"the read waited {wait_s:.4f} s, not {min_wait}..{max_wait} s")
     need(w.get("wait_is_bound") is False,
          "the wait is a bound, not measured from device records")
+    if case in SITES and "code" in w:  # a tool that names lines
+        file_re, line = SITES[case]
+        code = w.get("code") or {}
+        need(re.search(file_re, code.get("file") or "") is not None and
+             code.get("line") == line,
+             f"the read is at {code.get('file')!r}:{code.get('line')!r}, "
+             f"not the program's line {line} ({file_re})")
     shares = w.get("waited_for") or []
     first = shares[0] if shares else {}
     kname = first.get("kernel") or ""
@@ -255,6 +270,25 @@ def self_test():
 
     def wait(j):
         return j["waits"][1]
+
+    # The C++ seed: its read at its line (seed_cuda.cpp:134).
+    def as_cpp(j):
+        wait(j).update(what="cudaMemcpy D2H 4 B", code={
+            "file": "/w/tests/cuda_programs/seed_cuda.cpp", "line": 134,
+            "function": "main", "language": "c++"})
+    cpp_out = "seed_cuda: launch 0.01 ms, read of out[2] 735.0 ms\n"
+    cpp = json.loads(json.dumps(good))
+    as_cpp(cpp)
+    if check("seed_cuda", cpp, err, cpp_out):
+        print("self-test: FAIL: a good C++ run fails:",
+              check("seed_cuda", cpp, err, cpp_out))
+        failures += 1
+    broken("the C++ read at another line",
+           lambda j: (as_cpp(j), wait(j)["code"].update(line=131)),
+           "not the program's line", case="seed_cuda", o=cpp_out)
+    broken("the C++ read at no line",
+           lambda j: (as_cpp(j), wait(j).update(code=None)),
+           "not the program's line", case="seed_cuda", o=cpp_out)
 
     broken("kokkos-only mode", lambda j: j.update(mode="kokkos-only"), "mode")
     broken("seen as a Kokkos program",

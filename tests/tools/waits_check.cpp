@@ -36,6 +36,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using nlohmann::json;
@@ -200,6 +201,16 @@ std::string thousands(long long n) {
 }
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
+}
+
+// A wait line naming kernel `k`'s launch as `shape` ("1 x 1 (starved)"),
+// with or without the place it was launched at: "for K, launched as 1 x 1
+// (starved)" or "for K, launched at main.cpp:20 (main) as 1 x 1 (starved)".
+bool names_launch(const std::string& line, const std::string& k,
+                  const std::string& shape) {
+  const std::size_t at = line.find("for " + k + ", launched ");
+  return at != std::string::npos &&
+         line.find("as " + shape, at) != std::string::npos;
 }
 // The waits of one class, longest first (the JSON lists them in time order).
 std::vector<const json*> waits(const json& j, const std::string& cls) {
@@ -717,6 +728,23 @@ int main(int argc, char** argv) {
       check(site_calls("deep_copy out<-out (Host<-Host)", "") == 1,
             "no deep_copy out<-out (Host<-Host): on a host backend the "
             "mirror of out[2] is out itself");
+      // Built with -g: each kernel at the program's line that launched it
+      // (tests/tools/slow_read.cpp: the parallel_for statements).
+      for (const auto& [k, first, last] :
+           {std::tuple<const char*, int, int>{"user::fill", 13, 13},
+            std::tuple<const char*, int, int>{"user::slow_add[1x1]", 20, 20}}) {
+        const json* e = kernel(j, k);
+        const json at = e ? e->value("launched_at", json()) : json();
+        check(at.is_object() && at["file"].is_string() &&
+                  contains(at["file"].get<std::string>(), "slow_read.cpp") &&
+                  at["line"].is_number_integer() &&
+                  at["line"].get<int>() >= first &&
+                  at["line"].get<int>() <= last && at["function"] == "main" &&
+                  at["language"] == "c++",
+              std::string(k) + " launched_at " + at.dump() +
+                  ": not slow_read.cpp:" + std::to_string(first) + ".." +
+                  std::to_string(last) + " (main, c++)");
+      }
     }
     const double k = device_s(j, "user::slow_add[1x1]");
     note_shape("user::slow_add[1x1]");
@@ -728,9 +756,7 @@ int main(int argc, char** argv) {
                            "of ",
                            0) == 0,
             "starved line: " + starved_line(j, "user::slow_add[1x1]"));
-      check(contains(err,
-                     "for user::slow_add[1x1], launched as 1 x 1 "
-                     "(starved)"),
+      check(names_launch(err, "user::slow_add[1x1]", "1 x 1 (starved)"),
             "the wait line does not point at the 1 x 1 launch");
       check(!hid.empty() && !(*hid[0])["waited_for"].empty() &&
                 (*hid[0])["waited_for"][0]["launched_as"] == "1 x 1" &&
@@ -917,11 +943,11 @@ int main(int argc, char** argv) {
       const double k = device_s(j, "user::starved_add");
       bool fenced = false;
       for (const auto* w : exp)
-        fenced = fenced || (waited_for(*w, "user::starved_add") &&
-                            (*w)["wait_s"].get<double>() >= 0.8 * k &&
-                            contains((*w)["line"].get<std::string>(),
-                                     "for user::starved_add, launched as 1 x 1 "
-                                     "(starved)"));
+        fenced =
+            fenced || (waited_for(*w, "user::starved_add") &&
+                       (*w)["wait_s"].get<double>() >= 0.8 * k &&
+                       names_launch((*w)["line"].get<std::string>(),
+                                    "user::starved_add", "1 x 1 (starved)"));
       check(fenced, "no explicit wait took >= 80% of user::starved_add's " +
                         std::to_string(k) +
                         " s and named its 1 x 1 (starved) launch");

@@ -32,6 +32,32 @@ CallRecord waited_call() {
   return c;
 }
 
+// Where in the program: its line with debug info, its module and offset
+// without.
+TEST(WaitsJson, ACallsCodeSite) {
+  CallRecord c = waited_call();
+  c.code.file = "/home/u/app/main.cpp";
+  c.code.line = 24;
+  c.code.function = "main";
+  c.code.language = "c++";
+  auto j = call_record_json(c).at("code");
+  EXPECT_EQ(j.at("file"), "/home/u/app/main.cpp");
+  EXPECT_EQ(j.at("line"), 24);
+  EXPECT_EQ(j.at("function"), "main");
+  EXPECT_EQ(j.at("language"), "c++");
+  EXPECT_EQ(j.size(), 4u);
+  c.code = addscope::CodeSite();
+  c.code.module = "/home/u/app/solver";
+  c.code.offset = 0x1a2b;
+  c.code.language = "native";
+  j = call_record_json(c).at("code");
+  EXPECT_TRUE(j.at("file").is_null());
+  EXPECT_TRUE(j.at("line").is_null());
+  EXPECT_TRUE(j.at("function").is_null());
+  EXPECT_EQ(j.at("module"), "/home/u/app/solver");
+  EXPECT_EQ(j.at("offset"), 0x1a2b);
+}
+
 TEST(WaitsJson, EveryFieldOfACall) {
   const CallRecord c = waited_call();
   const auto j = call_record_json(c);
@@ -50,7 +76,8 @@ TEST(WaitsJson, EveryFieldOfACall) {
   EXPECT_TRUE(j.at("context").is_null());
   EXPECT_EQ(j.at("via"), "cudaMemcpy");
   EXPECT_EQ(j.at("line"), format_attribution(c));  // no line given
-  EXPECT_EQ(j.size(), 16u);
+  EXPECT_TRUE(j.at("code").is_null());             // no site captured
+  EXPECT_EQ(j.size(), 17u);
   const auto& w = j.at("waited_for");
   ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0].at("kernel"), "K1");

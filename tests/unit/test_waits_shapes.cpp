@@ -241,6 +241,7 @@ struct ShapeRun {
     o.clock = s.clock;
     o.device_records_by_hand = true;
     o.query_devices = [] { return std::vector<DeviceCapacity>{h200()}; };
+    o.sites = false;  // the shapes alone
     s.t.reset(new addscope::SyncTracker(o));
   }
   void kernel(const std::string& name, int grid, int block, double seconds,
@@ -725,7 +726,8 @@ TEST(WaitsReport, HostKernelsOnTheirSpace) {
             "Serial");
 }
 
-// ---- the headline ------------------------------------------------------------
+// ---- the headline
+// ------------------------------------------------------------
 
 // The launch that keeps a whole H200 busy: 1,056 blocks of 256 threads for
 // a kernel that ran 1 x 1 (the seed's add); the kernel's own block size when
@@ -754,10 +756,9 @@ TEST(WaitsHeadline, TheSeedInFiveLinesAtMost) {
   r.s.at(0);
   const auto k = r.s.launch("user::add", 0.0, 1e-5);
   r.s.ran(k, 7, 2e-5, 0.73, 1, 1);
-  r.s.call(addscope::CallKind::DeepCopy, "deep_copy out_mirror<-out", 2e-5,
-           0.7301, [&] {
-             r.s.block(addscope::SyncApi::Memcpy, 3e-5, 0.73005, -1, 4, 3);
-           });
+  r.s.call(
+      addscope::CallKind::DeepCopy, "deep_copy out_mirror<-out", 2e-5, 0.7301,
+      [&] { r.s.block(addscope::SyncApi::Memcpy, 3e-5, 0.73005, -1, 4, 3); });
   r.s.at(0.8);
   const addscope::WaitsSnapshot w = r.done();
   const auto lines = addscope::headline_lines(w, StarvationRule());

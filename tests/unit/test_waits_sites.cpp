@@ -9,17 +9,23 @@
 
 #include "addscope/waits/model/addscope_CodeSite.hpp"
 #include "addscope/waits/record/addscope_StackCapture.hpp"
+#include "addscope/waits/record/addscope_ThreadLog.hpp"
 #include "addscope/waits/site/addscope_SiteResolver.hpp"
 #include "addscope/waits/site/addscope_SiteRules.hpp"
+#include "waits_sim.hpp"
 
+using addscope::CallKind;
 using addscope::CodeSite;
 using addscope::site_text;
+using addscope::SyncApi;
 using addscope::Impl::capture_stack;
 using addscope::Impl::choose_program_frame;
 using addscope::Impl::is_foreign_module;
 using addscope::Impl::is_foreign_source;
 using addscope::Impl::SiteResolver;
 using addscope::Impl::SourceFrame;
+using addscope_test::cuda;
+using addscope_test::WaitsSim;
 
 namespace {
 SourceFrame frame(std::string module, std::string file, int line,
@@ -148,4 +154,155 @@ TEST(WaitsSites, ACapturedStackResolvesToThisFilesLine) {
   // An address in no module: nothing known, no crash.
   EXPECT_FALSE(r.resolve({0x10}).known());
   EXPECT_FALSE(r.resolve({}).known());
+}
+
+// ---- the tracker: stacks taken on the program's thread, resolved at the
+// report
+// ----------------------------------------------------------------------------
+
+namespace {
+int g_launch_line = 0, g_fence_line = 0;
+// The program: a kernel launched (its first launch: a stack is taken) ...
+__attribute__((noinline)) WaitsSim::Launched program_launches(WaitsSim& s) {
+  s.at(1.0);
+  g_launch_line = __LINE__ + 1;
+  const std::uint64_t id = s.t->kernel_begin("user::k", cuda());
+  s.t->on_launch(1);
+  s.at(1.0 + 1e-6);
+  s.t->kernel_end(id);
+  asm volatile("" ::: "memory");
+  return {id, 1};
+}
+// ... then a fence that waits 0.1 s for it, and one of 5 us that waits for
+// nothing (no stack taken: too short to be a wait worth reporting).
+__attribute__((noinline)) void program_fences(WaitsSim& s) {
+  s.at(1.00001);
+  const std::uint64_t f = s.t->call_begin(CallKind::Fence, "Kokkos::fence: G");
+  s.block(SyncApi::DeviceSynchronize, 1.00002, 1.1);
+  s.at(1.1001);
+  g_fence_line = __LINE__ + 1;
+  s.t->call_end(f);
+  s.at(1.2);
+  const std::uint64_t g = s.t->call_begin(CallKind::Fence, "Kokkos::fence: S");
+  s.at(1.200005);
+  s.t->call_end(g);
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, AWaitAndTheKernelItWaitedForAreAtTheProgramsLines) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    const WaitsSim::Launched l = program_launches(s);
+    s.ran(l, 7, 1.00001, 1.1);
+    program_fences(s);
+    const addscope::WaitsSnapshot w = s.done();
+    ASSERT_EQ(w.waits.size(), 1u);
+    const addscope::CallRecord& c = w.waits[0];
+    ASSERT_EQ(c.what, "Kokkos::fence: G");
+    ASSERT_EQ(w.kernels.size(), 1u);
+    const CodeSite& k = w.kernels[0].launched_at;
+    if (!sites) {
+      EXPECT_FALSE(c.code.known()) << site_text(c.code);
+      EXPECT_FALSE(k.known()) << site_text(k);
+      continue;
+    }
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(c.code.line, g_fence_line) << site_text(c.code);
+    EXPECT_EQ(c.code.function, "program_fences");
+    EXPECT_NE(c.code.file.find("test_waits_sites.cpp"), std::string::npos);
+    EXPECT_EQ(k.line, g_launch_line) << site_text(k);
+    EXPECT_EQ(k.function, "program_launches");
+    for (const auto& st : w.sites) {
+      if (st.site == "Kokkos::fence: G")
+        EXPECT_EQ(st.code.line, g_fence_line) << site_text(st.code);
+      if (st.site == "Kokkos::fence: S")
+        EXPECT_FALSE(st.code.known()) << site_text(st.code);
+    }
+#else
+    EXPECT_TRUE(c.code.known());
+    EXPECT_TRUE(k.known());
+#endif
+  }
+}
+
+// A stack record that fills its chunk to the last record, its event in the
+// next chunk: the reader reads both (the chunk is published whole).
+TEST(WaitsSites, AStackAtTheEndOfAChunkIsRead) {
+  using addscope::Impl::ChunkPool;
+  using addscope::Impl::EventKind;
+  using addscope::Impl::EventRecord;
+  using addscope::Impl::kChunkRecords;
+  using addscope::Impl::ThreadLog;
+  ChunkPool pool(8);
+  ThreadLog log(pool, 0);
+  const std::uint64_t pcs[7] = {1, 2, 3, 4, 5, 6, 7};  // 1 + 1 records
+  for (std::uint32_t i = 0; i + 2 < kChunkRecords; ++i) {
+    EventRecord* r = log.reserve();
+    r->kind = EventKind::RegionPop;
+    r->t = 1.0;
+    log.commit(1.0);
+  }
+  log.stack(pcs, 7, 2.0);
+  EventRecord* r = log.reserve();  // the next chunk
+  r->kind = EventKind::CallEnd;
+  r->id = 42;
+  r->t = 2.0;
+  log.commit(2.0);
+  std::uint32_t pops = 0;
+  const EventRecord* e = nullptr;
+  while ((e = log.peek()) && e->kind == EventKind::RegionPop) {
+    log.pop();
+    ++pops;
+  }
+  EXPECT_EQ(pops, kChunkRecords - 2);
+  ASSERT_NE(e, nullptr);
+  ASSERT_EQ(e->kind, EventKind::Stack);
+  std::uint64_t got[8] = {};
+  EXPECT_EQ(log.pop_stack(got, 8), 7u);
+  EXPECT_EQ(got[6], 7u);
+  e = log.peek();
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->kind, EventKind::CallEnd);
+  EXPECT_EQ(log.take_stack(e->t), 0u);  // no id was set by a reader here
+}
+
+// A call inlined into another: a frame of its own, at its line, then its
+// caller at the line of the inlined call (how Kokkos' templates, inlined
+// into the program's function, are seen through).
+namespace {
+int g_inlined_line = 0, g_inlined_call_line = 0;
+inline __attribute__((always_inline)) std::vector<std::uint64_t>
+inlined_capture() {
+  std::uint64_t pcs[addscope::Impl::kMaxStackFrames];
+  g_inlined_line = __LINE__ + 1;
+  const std::uint32_t n = capture_stack(pcs, addscope::Impl::kMaxStackFrames);
+  return std::vector<std::uint64_t>(pcs, pcs + n);
+}
+__attribute__((noinline)) std::vector<std::uint64_t> calls_inlined() {
+  g_inlined_call_line = __LINE__ + 1;
+  std::vector<std::uint64_t> s = inlined_capture();
+  asm volatile("" ::: "memory");
+  return s;
+}
+}  // namespace
+
+TEST(WaitsSites, AnInlinedCallIsAFrameOfItsOwn) {
+  const std::vector<std::uint64_t> stack = calls_inlined();
+  ASSERT_FALSE(stack.empty());
+  addscope::Impl::Symbolizer sym;
+  const auto& frames = sym.frames_at(stack[0]);
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+  ASSERT_GE(frames.size(), 2u);
+  EXPECT_EQ(frames[0].function, "inlined_capture");
+  EXPECT_EQ(frames[0].line, g_inlined_line);
+  EXPECT_EQ(frames[1].function, "calls_inlined");
+  EXPECT_EQ(frames[1].line, g_inlined_call_line);
+  EXPECT_NE(frames[1].file.find("test_waits_sites.cpp"), std::string::npos);
+#else
+  EXPECT_EQ(frames.size(), 1u);
+#endif
 }

@@ -41,6 +41,7 @@ struct WaitsSim {
     o.device_records_by_hand = device_records;
     o.limits = limits;
     o.settle_every = settle_every;
+    o.sites = false;  // the attribution alone (test_waits_sites.cpp: sites)
     t.reset(new addscope::SyncTracker(o));
   }
   /// With options of the test's own (their clock, if a manual one, is

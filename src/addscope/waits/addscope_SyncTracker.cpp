@@ -23,6 +23,8 @@
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/record/addscope_LogRegistry.hpp"
+#include "addscope/waits/record/addscope_StackCapture.hpp"
+#include "addscope/waits/site/addscope_SnapshotSites.hpp"
 
 namespace addscope {
 
@@ -127,6 +129,20 @@ SyncTracker& SyncTracker::global() {
                   << "' is invalid; allowed: a duration from 0 to 3600 s "
                      "(20ms, 0.5s; 0: never on a timer); using 20ms\n";
     }
+    // The program's own lines: on, unless asked off; a stack is taken for
+    // calls as long as the report's threshold (shorter waits are not listed).
+    if (const char* st = waits_setting("ADDSCOPE_WAITS_SITES"); st && *st) {
+      const std::string v = st;
+      if (v == "off" || v == "on")
+        o.sites = v == "on";
+      else
+        std::cerr << "addscope waits: ADDSCOPE_WAITS_SITES='" << v
+                  << "' is invalid; allowed: on, off; using on\n";
+    }
+    if (const char* th = waits_setting("ADDSCOPE_WAITS_THRESHOLD"); th && *th) {
+      double s = 0;
+      if (parse_duration(th, &s) && s >= 0) o.site_min_s = s;
+    }
     o.background = true;
     return new SyncTracker(std::move(o));
   }();
@@ -138,6 +154,7 @@ SyncTracker::SyncTracker() : SyncTracker(TrackerOptions()) {}
 SyncTracker::SyncTracker(TrackerOptions options)
     : p_(new Parts(std::move(options))) {
   Parts& p = *p_;
+  if (p.opt.sites) Impl::prepare_stack_capture();
   p.logs.set_on_thread_exit(&record_thread_exit, &p);
   p.logs.pool().set_wake(&wake_analyzer, &p.analyzer);
   Impl::Replay& rp = p.analyzer.replay();
@@ -248,6 +265,10 @@ WaitsSnapshot SyncTracker::snapshot() {
     take_deferred_devices();
     p.analyzer.drain_locked(src, false);
     p.analyzer.replay().fill_snapshot(w);
+    if (p.opt.sites) {
+      if (!p.sites) p.sites.reset(new Impl::SiteResolver);
+      Impl::resolve_sites(w, p.analyzer.replay().stacks(), *p.sites);
+    }
     w.epoch_unix_s = std::chrono::duration<double>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count() -

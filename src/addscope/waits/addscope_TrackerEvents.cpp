@@ -5,12 +5,44 @@
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/addscope_TrackerParts.hpp"
+#include "addscope/waits/record/addscope_StackCapture.hpp"
 
 namespace addscope {
 
 using Impl::no_names;
 using Impl::record;
 using Impl::set_exec;
+
+namespace {
+// This thread's stack, for the record stamped `t` that follows.
+void capture_site(ThreadLog& log, double t) {
+  std::uint64_t pcs[Impl::kMaxStackFrames];
+  log.stack(pcs, Impl::capture_stack(pcs, Impl::kMaxStackFrames), t);
+}
+
+// A call's end (its id; 0: the innermost): its stack when it lasted long
+// enough to be a wait worth reporting. `kind` the end record's.
+void record_end(Impl::TrackerParts& p, EventKind kind, std::uint64_t id,
+                CallKind sub, bool blocking) {
+  ThreadLog* log = p.logs.this_thread();
+  if (!log) return;
+  log->begin();
+  const double t = p.now();
+  const double begin = log->close_call(id);
+  // A blocking runtime call inside a Kokkos call: that call's end takes it.
+  if (p.opt.sites && begin >= 0 && t - begin >= p.opt.site_min_s &&
+      !(blocking && log->open_calls() > 0))
+    capture_site(*log, t);
+  if (EventRecord* r = log->reserve()) {
+    r->kind = kind;
+    r->id = id;
+    r->sub = std::uint8_t(sub);
+    r->t = t;
+    log->commit(t);
+  }
+  log->end();
+}
+}  // namespace
 
 // ---- host events
 // -------------------------------------------------------------
@@ -19,15 +51,27 @@ std::uint64_t SyncTracker::kernel_begin(std::string_view name, ExecId exec) {
   ensure_device(exec.kind);
   Parts& p = *p_;
   const std::uint64_t id = p.next_id.fetch_add(1, std::memory_order_relaxed);
-  std::uint32_t n = 0;
-  record(
-      p.logs, p, [&](ThreadLog& l) { n = l.name(name); },
-      [&](EventRecord& r) {
-        r.kind = EventKind::KernelBegin;
-        r.id = id;
-        r.name = n;
-        set_exec(r, exec);
-      });
+  ThreadLog* log = p.logs.this_thread();
+  if (log) {
+    log->begin();
+    const std::uint32_t n = log->name(name);
+    const bool first = p.opt.sites && log->first_use(n);
+    // The stack before the timestamp: taken once a kernel name and thread.
+    std::uint64_t pcs[Impl::kMaxStackFrames];
+    const std::uint32_t depth =
+        first ? Impl::capture_stack(pcs, Impl::kMaxStackFrames) : 0;
+    const double t = p.now();
+    log->stack(pcs, depth, t);
+    if (EventRecord* r = log->reserve()) {
+      r->kind = EventKind::KernelBegin;
+      r->id = id;
+      r->name = n;
+      set_exec(*r, exec);
+      r->t = t;
+      log->commit(t);
+    }
+    log->end();
+  }
   // After the tool's own work: what the device runtime does next belongs to
   // this call.
   if (Impl::DeviceSource* s = p.push.load(std::memory_order_acquire))
@@ -65,7 +109,8 @@ std::uint64_t SyncTracker::call_begin(CallKind kind, std::string_view what,
         r.name = w;
         r.site = s;
         set_exec(r, exec);
-      });
+      },
+      id);
   return id;
 }
 
@@ -95,18 +140,15 @@ std::uint64_t SyncTracker::deep_copy_begin(std::string_view dst,
         r.device = ds;
         r.stream = ss;
         r.u64 = bytes;
-      });
+      },
+      id);
   if (Impl::DeviceSource* src_ = p.push.load(std::memory_order_acquire))
     src_->push_call(id);
   return id;
 }
 
 void SyncTracker::call_end(std::uint64_t id) {
-  Parts& p = *p_;
-  record(p.logs, p, no_names, [&](EventRecord& r) {
-    r.kind = EventKind::CallEnd;
-    r.id = id;
-  });
+  record_end(*p_, EventKind::CallEnd, id, CallKind::Step, false);
 }
 
 void SyncTracker::call_end_innermost(CallKind kind) {
@@ -114,10 +156,7 @@ void SyncTracker::call_end_innermost(CallKind kind) {
   if (kind == CallKind::DeepCopy)
     if (Impl::DeviceSource* s = p.push.load(std::memory_order_acquire))
       s->pop_call();
-  record(p.logs, p, no_names, [&](EventRecord& r) {
-    r.kind = EventKind::CallEndInnermost;
-    r.sub = std::uint8_t(kind);
-  });
+  record_end(p, EventKind::CallEndInnermost, 0, kind, false);
 }
 
 void SyncTracker::region_push(std::string_view name) {
@@ -223,13 +262,12 @@ void SyncTracker::on_blocking_begin(const Impl::BlockingBegin& b) {
         r.copy_kind = std::uint8_t(b.copy_kind);
         r.correlation = b.correlation;
         r.name = n;
-      });
+      },
+      id);
 }
 
 void SyncTracker::on_blocking_end() {
-  Parts& p = *p_;
-  record(p.logs, p, no_names,
-         [&](EventRecord& r) { r.kind = EventKind::BlockingEnd; });
+  record_end(*p_, EventKind::BlockingEnd, 0, CallKind::Step, true);
 }
 
 double SyncTracker::seconds_from_steady_ns(std::int64_t ns) const {

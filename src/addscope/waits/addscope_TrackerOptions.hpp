@@ -100,6 +100,12 @@ struct TrackerOptions {
   /// How often the analyzer asks the device source for its records while
   /// anything waits for them.
   double device_flush_every_s = 0.02;
+  /// Where in the program's own code (a stack captured on the program's
+  /// thread, symbolized when a report is made): at the end of a call that
+  /// lasted at least `site_min_s` (a wait that long can be reported) and at
+  /// each kernel name's first launch on a thread. Off: no stack is taken.
+  bool sites = true;
+  double site_min_s = 10e-6;
 };
 
 }  // namespace addscope

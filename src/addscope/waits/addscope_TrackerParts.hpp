@@ -18,6 +18,7 @@
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 #include "addscope/waits/model/addscope_DeviceCapacity.hpp"
 #include "addscope/waits/record/addscope_LogRegistry.hpp"
+#include "addscope/waits/site/addscope_SiteResolver.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -49,6 +50,8 @@ struct TrackerParts {
   std::int64_t epoch_ns;
   Impl::LogRegistry logs;
   Impl::Analyzer analyzer;
+  // Stacks to lines, when a report is made (under the analyzer's lock).
+  std::unique_ptr<Impl::SiteResolver> sites;
   std::atomic<std::uint64_t> next_id{1};
   // Kernels tied by the tracker's call ids: the source to push them to.
   std::atomic<Impl::DeviceSource*> push{nullptr};
@@ -88,10 +91,11 @@ struct TrackerParts {
 
 // One event on this thread's log: `fill` sets the record's fields (the
 // timestamp is taken after the tool's own work on the names, just before the
-// record is published).
+// record is published). `opens`: the event begins call `opens`, whose end
+// decides whether a stack is taken (ThreadLog::open_call).
 template <class Names, class Fill>
-inline void record(Impl::LogRegistry& logs, const TrackerParts& p,
-                   Names names, Fill fill) {
+inline void record(Impl::LogRegistry& logs, const TrackerParts& p, Names names,
+                   Fill fill, std::uint64_t opens = 0) {
   ThreadLog* log = logs.this_thread();
   if (!log) return;  // this thread is exiting: its log is gone
   log->begin();
@@ -100,6 +104,7 @@ inline void record(Impl::LogRegistry& logs, const TrackerParts& p,
     fill(*r);
     r->t = p.now();
     log->commit(r->t);
+    if (opens != 0) log->open_call(opens, r->t);
   }
   log->end();
 }

@@ -9,6 +9,7 @@
 
 #include "addscope/core/addscope_Format.hpp"
 #include "addscope/waits/model/addscope_TraceSink.hpp"
+#include "addscope/waits/record/addscope_StackCapture.hpp"
 
 namespace addscope {
 namespace Impl {
@@ -52,7 +53,8 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
   };
   switch (r.kind) {
     case EventKind::KernelBegin:
-      rp.kernel_begin(th, r.t, r.id, id(r.name), exec_of(r));
+      rp.kernel_begin(th, r.t, r.id, id(r.name), exec_of(r),
+                      log.take_stack(r.t));
       break;
     case EventKind::CallBegin:
       rp.call_begin(th, r.t, r.id, static_cast<CallKind>(r.sub), id(r.name),
@@ -78,10 +80,11 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       break;
     }
     case EventKind::CallEnd:
-      rp.call_end(th, r.t, r.id);
+      rp.call_end(th, r.t, r.id, log.take_stack(r.t));
       break;
     case EventKind::CallEndInnermost:
-      rp.call_end_innermost(th, r.t, static_cast<CallKind>(r.sub));
+      rp.call_end_innermost(th, r.t, static_cast<CallKind>(r.sub),
+                            log.take_stack(r.t));
       break;
     case EventKind::RegionPush:
       rp.region_push(th, r.t, id(r.name));
@@ -125,7 +128,7 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       break;
     }
     case EventKind::BlockingEnd:
-      rp.blocking_end(th, r.t);
+      rp.blocking_end(th, r.t, log.take_stack(r.t));
       break;
     case EventKind::DeviceMode:
       rp.set_device_times(r.flags & EventRecord::kDeviceTimes);
@@ -139,6 +142,7 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       break;
     case EventKind::None:
     case EventKind::NameDef:
+    case EventKind::Stack:
       break;
   }
 }
@@ -166,11 +170,18 @@ void Analyzer::drain_locked(DeviceSource* source, bool final) {
     const EventRecord* best_r = nullptr;
     for (ThreadLog* l : logs) {
       const EventRecord* r = l->peek();
-      while (r && r->kind == EventKind::NameDef) {
-        const std::uint32_t slot = r->name;
-        const std::string_view text = l->pop_name_def();
-        if (slot < l->slot_ids().size())
-          l->slot_ids()[slot] = rp.names().intern(text);
+      while (r &&
+             (r->kind == EventKind::NameDef || r->kind == EventKind::Stack)) {
+        if (r->kind == EventKind::Stack) {
+          std::uint64_t pcs[kMaxStackFrames];
+          const std::uint32_t n = l->pop_stack(pcs, kMaxStackFrames);
+          l->pending_stack = rp.stacks().intern(pcs, n);
+        } else {
+          const std::uint32_t slot = r->name;
+          const std::string_view text = l->pop_name_def();
+          if (slot < l->slot_ids().size())
+            l->slot_ids()[slot] = rp.names().intern(text);
+        }
         r = l->peek();
       }
       if (r && r->t <= w && (!best_r || r->t < best_r->t)) {

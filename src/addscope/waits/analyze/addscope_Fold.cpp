@@ -72,7 +72,7 @@ void Fold::call(LiveCall& lc) {
                : WaitClass::None;
   const std::uint32_t st = lc.site ? lc.site : lc.what;
   ledger_.add_call({lc.kind, st, lc.regions}, names_[st], names_[lc.regions],
-                   lc.thread, dur, cls, wait);
+                   lc.thread, dur, cls, wait, lc.stack);
   if (wait > 0) {
     ledger_.count_wait(cls, wait, lc.thread);
     for (const auto& s : merged)
@@ -98,6 +98,7 @@ void Fold::call(LiveCall& lc) {
       c.end_s = lc.end_s;
       c.wait_s = wait;
       c.wait_is_bound = lc.bound;
+      c.stack = lc.stack;
       for (const auto& s : merged)
         if (s.wait_s > 0) {
           const std::uint32_t sh = names_.short_id(s.kernel);

@@ -39,6 +39,7 @@ struct Charge {
   bool bound = false;            // waits without device times: upper bounds
   std::uint32_t via = 0;         // where it blocked the longest
   double via_wait_s = 0;
+  std::uint32_t stack = 0;  // where in the program (a StackTable id)
   std::vector<Share> shares;
 };
 

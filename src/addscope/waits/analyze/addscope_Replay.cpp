@@ -102,7 +102,10 @@ void Replay::add_live(LiveCall c) {
 // ----------------------------------------------------------------
 
 void Replay::kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
-                          std::uint32_t name, ExecId exec) {
+                          std::uint32_t name, ExecId exec,
+                          std::uint32_t stack) {
+  if (stack != 0 && launch_stacks_.size() < lim_.names)
+    launch_stacks_.emplace(name, stack);  // the first one kept
   if (is_async(exec.kind)) last_launch_s_ = std::max(last_launch_s_, t);
   if (exec.kind == DeviceKind::OpenMP || exec.kind == DeviceKind::Threads ||
       exec.kind == DeviceKind::HPX)
@@ -124,6 +127,7 @@ void Replay::kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
   o.exec = exec;
   o.own_launch = o.id;
   o.begin_s = t;
+  o.stack = stack;
   if (mode.device_times && mode.tie == LaunchTie::External) {
     LaunchFacts f;
     f.launch = id;
@@ -172,7 +176,8 @@ void Replay::call_begin(std::uint32_t thread, double t, std::uint64_t id,
   last_t_ = t;
 }
 
-void Replay::call_end(std::uint32_t thread, double t, std::uint64_t id) {
+void Replay::call_end(std::uint32_t thread, double t, std::uint64_t id,
+                      std::uint32_t stack) {
   HostThread& th = threads_.get(thread);
   auto it = std::find_if(
       th.stack.rbegin(), th.stack.rend(),
@@ -182,13 +187,15 @@ void Replay::call_end(std::uint32_t thread, double t, std::uint64_t id) {
     return;
   }
   Open o = std::move(*it);
+  if (stack != 0) o.stack = stack;
   th.stack.erase(std::next(it).base());
   end_open(th, o, t);
   feed_.update(th, t);
   last_t_ = t;
 }
 
-void Replay::call_end_innermost(std::uint32_t thread, double t, CallKind kind) {
+void Replay::call_end_innermost(std::uint32_t thread, double t, CallKind kind,
+                                std::uint32_t stack) {
   HostThread& th = threads_.get(thread);
   auto it = std::find_if(th.stack.rbegin(), th.stack.rend(),
                          [&](const Open& o) { return o.kind == kind; });
@@ -197,6 +204,7 @@ void Replay::call_end_innermost(std::uint32_t thread, double t, CallKind kind) {
     return;
   }
   Open o = std::move(*it);
+  if (stack != 0) o.stack = stack;
   th.stack.erase(std::next(it).base());
   end_open(th, o, t);
   feed_.update(th, t);
@@ -316,6 +324,15 @@ void Replay::fill_snapshot(WaitsSnapshot& w) const {
                                                     : DeviceKind::Unknown;
   for (auto& k : w.kernels)
     if (k.device_kind == DeviceKind::Unknown) k.device_kind = host;
+  if (!launch_stacks_.empty()) {
+    std::unordered_map<std::string, std::uint32_t> by_name;
+    for (const auto& [name, stack] : launch_stacks_)
+      by_name.emplace(names_[name], stack);
+    for (auto& k : w.kernels) {
+      auto it = by_name.find(k.raw_name);
+      if (it != by_name.end()) k.launch_stack = it->second;
+    }
+  }
   if (device_times_ever)
     w.idle = idle_.summary([this](std::uint32_t id) { return names_[id]; });
   // Device records were on, yet the device ran nothing: a host-only run
@@ -337,8 +354,7 @@ void Replay::set_trace(std::unique_ptr<TraceSink> t) {
   idle_.set_gap_listener([this](const IdleGapRecord& r) {
     TraceSink* tr = fold_.trace();
     if (!tr) return;
-    tr->idle(
-        idle_interval(r, [this](std::uint32_t id) { return names_[id]; }));
+    tr->idle(idle_interval(r, [this](std::uint32_t id) { return names_[id]; }));
   });
 }
 

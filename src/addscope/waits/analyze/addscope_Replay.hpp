@@ -28,6 +28,7 @@
 #include "addscope/waits/analyze/addscope_IdleFeed.hpp"
 #include "addscope/waits/analyze/addscope_Launches.hpp"
 #include "addscope/waits/analyze/addscope_NameTable.hpp"
+#include "addscope/waits/analyze/addscope_StackTable.hpp"
 #include "addscope/waits/analyze/addscope_TimeQueue.hpp"
 #include "addscope/waits/attribution/addscope_IdleBlame.hpp"
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
@@ -60,13 +61,17 @@ class Replay {
   DeviceKind default_kind = DeviceKind::Unknown;  // Kokkos' default space
 
   // ---- host events (times on the tracker's clock) ---------------------------
+  // `stack`: where in the program the event happened (a StackTable id, 0:
+  // none captured).
   void kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
-                    std::uint32_t name, ExecId exec);
+                    std::uint32_t name, ExecId exec, std::uint32_t stack = 0);
   void call_begin(std::uint32_t thread, double t, std::uint64_t id,
                   CallKind kind, std::uint32_t what, std::uint32_t site,
                   ExecId exec);
-  void call_end(std::uint32_t thread, double t, std::uint64_t id);
-  void call_end_innermost(std::uint32_t thread, double t, CallKind kind);
+  void call_end(std::uint32_t thread, double t, std::uint64_t id,
+                std::uint32_t stack = 0);
+  void call_end_innermost(std::uint32_t thread, double t, CallKind kind,
+                          std::uint32_t stack = 0);
   void region_push(std::uint32_t thread, double t, std::uint32_t name);
   void region_pop(std::uint32_t thread, double t);
   /// An allocation or deallocation: context for what follows.
@@ -79,7 +84,7 @@ class Replay {
   /// `name`: the call's own name (a name id; 0: the API's).
   void blocking_begin(std::uint32_t thread, double t, const BlockingBegin& b,
                       std::uint64_t own_id, std::uint32_t name = 0);
-  void blocking_end(std::uint32_t thread, double t);
+  void blocking_end(std::uint32_t thread, double t, std::uint32_t stack = 0);
   void thread_exit(std::uint32_t thread);
 
   // ---- device records
@@ -128,6 +133,8 @@ class Replay {
   // ---- results
   // ------------------------------------------------------------------------
   NameTable& names() { return names_; }
+  StackTable& stacks() { return stacks_; }
+  const StackTable& stacks() const { return stacks_; }
   const Ledger& ledger() const { return fold_.ledger(); }
   /// The results (recent waits kept, the devices' capacities).
   Fold& fold() { return fold_; }
@@ -167,6 +174,9 @@ class Replay {
   TrackerLimits lim_;
   WaitsDropped dropped_;
   NameTable names_;
+  StackTable stacks_;
+  // Each kernel name's first launch stack (name id -> StackTable id).
+  std::unordered_map<std::uint32_t, std::uint32_t> launch_stacks_;
   HostThreads threads_;
   Launches launches_;
   Fold fold_;
@@ -174,12 +184,12 @@ class Replay {
   std::unordered_map<std::uint64_t, LiveCall> live_calls_;
   TimeQueue<std::uint64_t> live_by_end_;  // live calls named, by end time
   TimeQueue<LiveBlocking> blockings_;     // finished blocking calls, by begin
-  DeviceRecords records_;  // the device's records, until settled
+  DeviceRecords records_;                 // the device's records, until settled
   IdleBlame idle_;
   IdleFeed feed_{idle_};
-  double last_t_ = 0;                             // the latest event's time
-  double last_launch_s_ = -kForever;              // the latest launch read
-  double last_blocking_end_s_ = -kForever;   // the latest blocking call's end
+  double last_t_ = 0;                       // the latest event's time
+  double last_launch_s_ = -kForever;        // the latest launch read
+  double last_blocking_end_s_ = -kForever;  // the latest blocking call's end
   std::uint64_t without_record_ = 0;
   double synced_s_ = 0;  // the device had finished all launched before this
   DeviceKind host_kind_ = DeviceKind::Unknown;  // a host space kernels ran on

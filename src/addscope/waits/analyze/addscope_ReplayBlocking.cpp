@@ -269,7 +269,7 @@ void Replay::blocking_begin(std::uint32_t ti, double t, const BlockingBegin& bb,
   last_t_ = t;
 }
 
-void Replay::blocking_end(std::uint32_t ti, double t) {
+void Replay::blocking_end(std::uint32_t ti, double t, std::uint32_t stack) {
   last_blocking_end_s_ = std::max(last_blocking_end_s_, t);
   HostThread& th = threads_.get(ti);
   if (th.blocking_depth == 0) {
@@ -320,6 +320,7 @@ void Replay::blocking_end(std::uint32_t ti, double t) {
     c.thread = ti;
     c.begin_s = b.begin_s;
     c.end_s = b.end_s;
+    c.stack = stack;
     own_site = c.site;
     add_live(std::move(c));
     owner = &live_calls_.find(b.call)->second;

@@ -26,7 +26,8 @@ Ledger::Ledger(Limits limits) : limits_(limits) {}
 
 void Ledger::add_call(const SiteKey& key, const std::string& site,
                       const std::string& regions, std::uint32_t thread,
-                      double duration_s, WaitClass cls, double wait_s) {
+                      double duration_s, WaitClass cls, double wait_s,
+                      std::uint32_t stack) {
   ++totals_.calls;
   const std::uint64_t k = (std::uint64_t(key.kind) << 56) ^
                           (std::uint64_t(key.site) << 28) ^ key.regions;
@@ -44,6 +45,7 @@ void Ledger::add_call(const SiteKey& key, const std::string& site,
     s.wait_explicit_s += wait_s;
     ++s.explicit_calls;
   }
+  if (stack != 0 && (s.stack == 0 || wait_s > s.max_wait_s)) s.stack = stack;
   s.max_wait_s = std::max(s.max_wait_s, wait_s);
   ++this->thread(thread).calls;
 }

@@ -49,6 +49,10 @@ struct KernelStats {
   static constexpr std::size_t kMaxShapes = 8;
   std::vector<ShapeStats> shapes;
   ShapeStats other_shapes;  ///< its shape is unknown()
+  /// Where in the program's code it was first launched (stack id, see
+  /// CallRecord::stack), resolved into `launched_at`.
+  std::uint32_t launch_stack = 0;
+  CodeSite launched_at;
 };
 
 /// One call site: a kind, a name without sizes, the regions around it.
@@ -61,6 +65,10 @@ struct SiteStats {
   double wait_hidden_s = 0, wait_explicit_s = 0;
   std::uint64_t hidden_calls = 0, explicit_calls = 0;  ///< calls that waited
   double max_wait_s = 0;
+  /// Where in the program's code its longest wait happened (stack id, see
+  /// CallRecord::stack), resolved into `code`.
+  std::uint32_t stack = 0;
+  CodeSite code;
 };
 
 /// One device stream.
@@ -119,7 +127,8 @@ class Ledger {
   /// A finished host call (names are copied only when first seen).
   void add_call(const SiteKey& key, const std::string& site,
                 const std::string& regions, std::uint32_t thread,
-                double duration_s, WaitClass cls, double wait_s);
+                double duration_s, WaitClass cls, double wait_s,
+                std::uint32_t stack = 0);
   /// A finished call waited `wait_s`.
   void count_wait(WaitClass cls, double wait_s, std::uint32_t thread);
   /// Would a wait this long be kept with its details?

@@ -35,4 +35,9 @@ std::string site_text(const CodeSite& s, int dirs) {
   return out;
 }
 
+std::string site_prefix(const CodeSite& s) {
+  const std::string t = site_text(s);
+  return t.empty() ? t : t + ": ";
+}
+
 }  // namespace addscope

@@ -28,6 +28,8 @@ struct CodeSite {
 /// "main.cpp:42 (main)", "libapp.so+0x1a2b (solve)", "" when unknown. The
 /// file by its last `dirs` components (0: its whole path).
 std::string site_text(const CodeSite& s, int dirs = 1);
+/// "main.cpp:42 (main): " to put before what happened there; "" if unknown.
+std::string site_prefix(const CodeSite& s);
 
 }  // namespace addscope
 

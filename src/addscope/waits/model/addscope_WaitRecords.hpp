@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "addscope/waits/model/addscope_CallKind.hpp"
+#include "addscope/waits/model/addscope_CodeSite.hpp"
 #include "addscope/waits/model/addscope_ExecId.hpp"
 
 namespace addscope {
@@ -97,6 +98,10 @@ struct CallRecord {
     return o > 0 ? o : 0;
   }
   std::vector<WaitShare> waited_for;  ///< longest first
+  /// Where in the program's own code it happened: the analyzer's stack id
+  /// (0: none captured), resolved into `code` before a report is made.
+  std::uint32_t stack = 0;
+  CodeSite code;
 };
 
 }  // namespace addscope

@@ -67,7 +67,8 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
   for (std::size_t i = 0; i < starved.size() && i < kMaxStarved; ++i) {
     const KernelStats& k = *starved[i].first;
     const ShapeVerdict& v = starved[i].second;
-    std::string l = k.name + " ran as " + shape_short(v.stats.shape) + " for " +
+    std::string l = site_prefix(k.launched_at) + k.name + " ran as " +
+                    shape_short(v.stats.shape) + " for " +
                     format_seconds(v.stats.device_s) + ", " +
                     thousands(v.occupancy.threads_in_flight) + " of the " +
                     thousands(v.occupancy.resident_threads) +
@@ -94,8 +95,9 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
   if (loop_calls > 1 && loop_wait > 0 &&
       (w.waits.empty() || loop_wait > w.waits[0].wait_s)) {
     lines.push_back(
-        loop->site + ": " + thousands((long long)loop_calls) +
-        " calls waited " + format_seconds(loop_wait) + " in all (" +
+        site_prefix(loop->code) + loop->site + ": " +
+        thousands((long long)loop_calls) + " calls waited " +
+        format_seconds(loop_wait) + " in all (" +
         (loop->wait_explicit_s > loop->wait_hidden_s ? "explicit" : "hidden") +
         "), " + format_seconds(loop_wait / double(loop_calls)) +
         " each on average");
@@ -104,7 +106,7 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
     const std::string kernel = c.waited_for.empty()
                                    ? std::string("earlier device work")
                                    : c.waited_for.front().kernel;
-    std::string l = c.site.empty() ? c.what : c.site;
+    std::string l = site_prefix(c.code) + (c.site.empty() ? c.what : c.site);
     const double d = c.duration_s();
     if (d > 0 && c.wait_s >= kMostlyWaiting * d)
       l += " took " + format_seconds(d) + ", " + format_seconds(c.wait_s) +

@@ -10,6 +10,19 @@ nlohmann::json str_or_null(const std::string& s) {
 }
 }  // namespace
 
+nlohmann::json code_site_json(const CodeSite& s) {
+  if (!s.known()) return nullptr;
+  nlohmann::json j = {{"file", str_or_null(s.file)},
+                      {"line", s.line > 0 ? nlohmann::json(s.line) : nullptr},
+                      {"function", str_or_null(s.function)},
+                      {"language", str_or_null(s.language)}};
+  if (s.line <= 0) {
+    j["module"] = s.module;
+    j["offset"] = s.offset;
+  }
+  return j;
+}
+
 nlohmann::json call_record_json(const CallRecord& c, const std::string& line,
                                 const WaitedKernelShapes& shapes) {
   using nlohmann::json;
@@ -26,6 +39,7 @@ nlohmann::json call_record_json(const CallRecord& c, const std::string& line,
   return {{"id", c.id},
           {"what", c.what},
           {"site", str_or_null(c.site)},
+          {"code", code_site_json(c.code)},
           {"kind", call_kind_name(c.kind)},
           {"class", wait_class_name(c.wait_class)},
           {"thread", c.thread},

@@ -21,7 +21,11 @@ struct WaitedKernelShape {
 };
 using WaitedKernelShapes = std::function<WaitedKernelShape(const WaitShare&)>;
 
-/// `c` as JSON: id, what, site, kind, class, thread, begin_s, duration_s,
+/// Where in the program's code (file, line, function, language; module and
+/// offset where there is no line); null when unknown.
+nlohmann::json code_site_json(const CodeSite& s);
+
+/// `c` as JSON: id, what, site, code, kind, class, thread, begin_s, duration_s,
 /// wait_s, own_s, wait_is_bound, regions, context, via, waited_for[]
 /// (kernel, kernel_raw, wait_s, stream, launched_as, starved) and line.
 /// `line` is the call in one line of text (empty: format_attribution(c));

@@ -68,21 +68,27 @@ Analysis analyze(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
   return a;
 }
 
-// ", launched as 1 x 1 (starved)" for the kernel a call waited for.
+// "launched at main.cpp:20 (main) as 1 x 1 (starved)" for the kernel a call
+// waited for.
 std::string launch_note(const Analysis& a, const WaitShare& s) {
   const KernelView* v = a.find(s.kernel_raw);
-  if (!v || v->shapes.empty()) return "";
+  if (!v) return "";
+  const std::string at = site_text(v->k->launched_at);
+  if (v->shapes.empty()) return at.empty() ? "" : "launched at " + at;
   const ShapeVerdict& d = v->shapes.front();
-  std::string n = "launched as " + shape_short(d.stats.shape);
+  std::string n = "launched " + (at.empty() ? "" : "at " + at + " ") + "as " +
+                  shape_short(d.stats.shape);
   if (v->shapes.size() > 1 || v->k->other_shapes.launches > 0)
     n += " and other shapes";
   if (d.starved) n += " (starved)";
   return n;
 }
 
-// "deep_copy x waited 562.4 ms for K, launched as 1 x 1 (starved)".
+// "main.cpp:24 (main): deep_copy x waited 562.4 ms for K, launched at
+// main.cpp:20 (main) as 1 x 1 (starved)".
 std::string wait_line(const Analysis& a, const CallRecord& c) {
-  std::string line = c.what + " waited " + (c.wait_is_bound ? "up to " : "") +
+  std::string line = site_prefix(c.code) + c.what + " waited " +
+                     (c.wait_is_bound ? "up to " : "") +
                      format_seconds(c.wait_s) + " for ";
   if (c.waited_for.size() == 1) {
     line += c.waited_for[0].kernel;
@@ -151,6 +157,7 @@ void write_sites(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     ++shown;
     const std::uint64_t n = hidden ? s->hidden_calls : s->explicit_calls;
     std::string site = s->site;
+    if (s->code.known()) site += "  at " + site_text(s->code);
     if (!s->regions.empty()) site += "  [in region " + s->regions + "]";
     std::snprintf(b, sizeof b, "    %8s %11s %11s %7s  ",
                   thousands((long long)n).c_str(), format_seconds(t).c_str(),
@@ -325,8 +332,7 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
           k.launches ? format_seconds(k.device_s / k.launches).c_str() : "-",
           k.launches ? format_seconds(k.times.median()).c_str() : "-",
           k.launches && v->share >= 0 ? format_share(v->share).c_str() : "-",
-          shape.c_str(),
-          flight.c_str(), occ.c_str());
+          shape.c_str(), flight.c_str(), occ.c_str());
       if (v->starved) add("STARVED");
       const std::size_t more = v->shapes.size() - (v->shapes.empty() ? 0 : 1) +
                                (k.other_shapes.launches > 0 ? 1 : 0);
@@ -659,6 +665,7 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
     sites.push_back(
         {{"kind", call_kind_name(s.kind)},
          {"site", s.site},
+         {"code", code_site_json(s.code)},
          {"regions", str_or_null(s.regions)},
          {"calls", s.calls},
          {"duration_s", s.duration_s},
@@ -712,6 +719,7 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
     json e = {
         {"name", k.name},
         {"raw_name", str_or_null(k.raw_name)},
+        {"launched_at", code_site_json(k.launched_at)},
         {"device", k.device_kind == DeviceKind::Unknown
                        ? json(nullptr)
                        : json(device_kind_name(k.device_kind))},

@@ -27,6 +27,9 @@
 //   DeviceMode       flags: kDeviceTimes, kCallbacksOnly, kTieExternal (how
 //                    device work is observed from this moment on)
 //   ThreadExit       the last record of a log
+//   Stack            u64 = n return addresses, innermost first, raw in the
+//                    next ceil(n / 8) records: where in the program the next
+//                    timed record of the log happened (untimed, like NameDef)
 #ifndef ADDSCOPE_WAITS_RECORD_EVENTRECORD_HPP
 #define ADDSCOPE_WAITS_RECORD_EVENTRECORD_HPP
 
@@ -56,6 +59,7 @@ enum class EventKind : std::uint8_t {
   BlockingEnd,
   DeviceMode,
   ThreadExit,
+  Stack,
 };
 
 struct EventRecord {

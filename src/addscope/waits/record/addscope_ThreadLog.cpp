@@ -84,13 +84,14 @@ bool ThreadLog::next_chunk() {
   dropping_ = false;
   if (pool_.low()) pool_.wake();  // the analyzer should drain soon
   // The rest of the current chunk is padding (kind None), so that the
-  // reader moves on.
+  // reader moves on; the whole chunk is published, records reserved and
+  // not yet committed included (a Stack record before its event's).
   if (pos_ < kChunkRecords) {
     std::memset(static_cast<void*>(&cur_->rec[pos_]), 0,
                 (kChunkRecords - pos_) * sizeof(EventRecord));
     pos_ = kChunkRecords;
-    cur_->count.store(kChunkRecords, std::memory_order_release);
   }
+  cur_->count.store(kChunkRecords, std::memory_order_release);
   cur_->next.store(n, std::memory_order_release);
   cur_ = n;
   pos_ = 0;
@@ -113,6 +114,7 @@ std::uint32_t ThreadLog::name_slow(std::string_view s) {
   bool is_new = false;
   const std::uint32_t slot = names_.find(s, &is_new);
   if (!is_new) return slot;
+  used_[slot >> 6] &= ~(std::uint64_t(1) << (slot & 63));  // a new name
   // The NameDef and its text, whole, in one chunk.
   const auto text_records =
       std::uint32_t((s.size() + sizeof(EventRecord) - 1) / sizeof(EventRecord));
@@ -127,6 +129,42 @@ std::uint32_t ThreadLog::name_slow(std::string_view s) {
   std::memcpy(static_cast<void*>(d + 1), s.data(), s.size());
   commit();
   return slot;
+}
+
+double ThreadLog::close_call(std::uint64_t id) {
+  if (nopen_ == 0) return -1;
+  if (nopen_ > kOpenCalls) {  // its begin was not kept
+    --nopen_;
+    return -1;
+  }
+  for (std::uint32_t i = nopen_; i-- > 0;)
+    if (id == 0 || open_[i].id == id) {
+      const double t = open_[i].t;
+      nopen_ = i;  // with any call above it that never ended
+      return t;
+    }
+  return -1;
+}
+
+void ThreadLog::stack(const std::uint64_t* pcs, std::uint32_t n, double t) {
+  constexpr std::uint32_t kPerRecord = sizeof(EventRecord) / sizeof *pcs;
+  if (n == 0) return;
+  EventRecord* d = reserve(1 + (n + kPerRecord - 1) / kPerRecord);
+  if (!d) return;
+  d->kind = EventKind::Stack;
+  d->t = t;
+  d->u64 = n;
+  std::memcpy(static_cast<void*>(d + 1), pcs, n * sizeof *pcs);
+}
+
+std::uint32_t ThreadLog::pop_stack(std::uint64_t* out, std::uint32_t max) {
+  constexpr std::uint32_t kPerRecord = sizeof(EventRecord) / sizeof *out;
+  const EventRecord* d = &rd_->rec[rpos_];
+  pending_stack_t = d->t;
+  const auto n = std::uint32_t(d->u64);
+  std::memcpy(out, d + 1, std::min(n, max) * sizeof *out);
+  rpos_ += 1 + (n + kPerRecord - 1) / kPerRecord;
+  return std::min(n, max);
 }
 
 const EventRecord* ThreadLog::peek() {

@@ -114,6 +114,32 @@ class ThreadLog {
   /// No more records will come (the thread is exiting).
   void retire() { retired_.store(true, std::memory_order_release); }
 
+  // ---- sites (writer): what decides whether a stack is captured --------
+  /// A call began at `t` (the tracker's id): its length is known at its end.
+  void open_call(std::uint64_t id, double t) {
+    if (nopen_ < kOpenCalls) open_[nopen_] = OpenCall{id, t};
+    ++nopen_;
+  }
+  /// Call `id` (0: the innermost) ended: when it began, or a negative
+  /// number if that is not known (deeper than kOpenCalls, unmatched).
+  /// Calls opened after it and still open are forgotten with it.
+  double close_call(std::uint64_t id);
+  /// Calls open on this thread (the program's Kokkos calls).
+  std::uint32_t open_calls() const { return nopen_; }
+  /// The first time name slot `slot` is asked about since it took its
+  /// text: a kernel's first launch on this thread.
+  bool first_use(std::uint32_t slot) {
+    if (slot == 0 || slot >= NameCache::kSlots) return false;
+    const std::uint64_t bit = std::uint64_t(1) << (slot & 63);
+    if (used_[slot >> 6] & bit) return false;
+    used_[slot >> 6] |= bit;
+    return true;
+  }
+  /// Appends return addresses (innermost first) as a Stack record: they
+  /// belong to the next record of this log, stamped `t` (published with
+  /// it; the reader ties them by that time).
+  void stack(const std::uint64_t* pcs, std::uint32_t n, double t);
+
   // ---- reader (the analyzer) ---------------------------------------------
   /// The next committed record, or null if none is there yet (records of
   /// kind None, padding, are skipped).
@@ -121,6 +147,9 @@ class ThreadLog {
   void pop() { ++rpos_; }
   /// At a NameDef record: its text (the records after it), and pops it all.
   std::string_view pop_name_def();
+  /// At a Stack record: its addresses (into `out`, at most `max`), and pops
+  /// it all; how many.
+  std::uint32_t pop_stack(std::uint64_t* out, std::uint32_t max);
   bool busy() const { return busy_.load(std::memory_order_acquire) != 0; }
   /// The time of the last timed record committed (a lower bound of the
   /// time of the one being written while busy()).
@@ -150,6 +179,14 @@ class ThreadLog {
   std::atomic<bool> retired_{false};
   std::atomic<std::uint64_t> dropped_{0};
   NameCache names_;
+  struct OpenCall {
+    std::uint64_t id;
+    double t;
+  };
+  static constexpr std::uint32_t kOpenCalls = 16;
+  OpenCall open_[kOpenCalls] = {};
+  std::uint32_t nopen_ = 0;
+  std::uint64_t used_[NameCache::kSlots / 64] = {};
   // The reader's.
   alignas(64) LogChunk* rd_ = nullptr;
   std::uint32_t rpos_ = 0;
@@ -158,6 +195,15 @@ class ThreadLog {
  public:
   /// The time of the last timed record the analyzer read.
   double last_t = 0;
+  /// The stack read last (a StackTable id) and the time of the record it
+  /// belongs to: taken by that record (take_stack), never by another.
+  std::uint32_t pending_stack = 0;
+  double pending_stack_t = 0;
+  std::uint32_t take_stack(double t) {
+    const std::uint32_t s = pending_stack_t == t ? pending_stack : 0;
+    pending_stack = 0;
+    return s;
+  }
 
  private:
   std::string text_;  // pop_name_def()'s

@@ -149,21 +149,27 @@ const std::vector<SourceFrame>& Symbolizer::frames_at(std::uint64_t pc) {
   SourceFrame f = base;
   f.file = file ? file : "";
   f.line = lineno;
+  // The innermost function-like scope at the address, then its concrete
+  // parents (dwarf_getscopes stops at the first inlined call: the chain of
+  // calls inlined into one another is that DIE's own scopes).
   Dwarf_Die* scopes = nullptr;
   const int n = dwarf_getscopes(cu, a - bias, &scopes);
+  Dwarf_Die* chain = nullptr;
+  int m_chain = 0;
+  for (int i = 0; i < n && !chain; ++i) {
+    const int tag = dwarf_tag(&scopes[i]);
+    if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram)
+      m_chain = dwarf_getscopes_die(&scopes[i], &chain);
+  }
   Dwarf_Files* files = nullptr;
-  if (n > 0) dwarf_getsrcfiles(cu, &files, nullptr);
-  bool ended = false;
-  for (int i = 0; i < n; ++i) {
-    Dwarf_Die* s = &scopes[i];
+  if (m_chain > 0) dwarf_getsrcfiles(cu, &files, nullptr);
+  for (int i = 0; i < m_chain; ++i) {
+    Dwarf_Die* s = &chain[i];
     const int tag = dwarf_tag(s);
     if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
     f.function = die_function(s);
     out.push_back(f);
-    if (tag == DW_TAG_subprogram) {
-      ended = true;
-      break;
-    }
+    if (tag == DW_TAG_subprogram) break;
     // The inlined call's own place, in the scope around it.
     Dwarf_Attribute attr;
     Dwarf_Word call_file = 0, call_line = 0;
@@ -176,8 +182,11 @@ const std::vector<SourceFrame>& Symbolizer::frames_at(std::uint64_t pc) {
     f.file = cf ? cf : "";
     f.line = int(call_line);
   }
-  if (!ended) out.push_back(f);  // no subprogram scope: the line alone
+  std::free(chain);
   std::free(scopes);
+  // No function's debug info covers the address (a file built without -g
+  // beside ones built with it): a line found for it is not to be trusted.
+  if (out.empty()) out.push_back(base);
   return out;
 }
 
