@@ -9,7 +9,8 @@
 #   cmake/cuda-bundle.sh [BUILD_DIR] [OUT_DIR]   (defaults: build-cuda .device)
 # BUILD_DIR may be any CUDA build of addscope (e.g. one against Kokkos 4.x:
 # build-cuda-k4-cuda); programs and libraries are stripped (no debug info
-# travels).
+# travels), but for the waits cases' programs (addscope-test-*, built with
+# -g: the waits tool names their lines, and the checks assert them).
 # Programs nobody here wrote, built by cmake/external-programs.sh into
 # BUILD_DIR/external/bin (BabelStream's Kokkos model, Kokkos' STREAM and a
 # tutorial), go along when built; KT_LIB=path bundles kokkos-tools' kernel
@@ -151,7 +152,9 @@ if [[ -x "$O/apps/bench/addscope-bench" ]]; then
   cp "$O/apps/bench/addscope-bench" "$D/bin/addscope-bench-openmp"
   cp "$O/src/libaddscope_waits.so" "$D/lib-openmp/"
 fi
-strip "$D"/bin/* 2>/dev/null || true
+for p in "$D"/bin/*; do
+  [[ "$(basename "$p")" == addscope-test-* ]] || strip "$p" 2>/dev/null || true
+done
 strip --strip-unneeded "$D"/lib/*.so* "$D"/lib-openmp/*.so* 2>/dev/null || true
 # The injection step's CUDA programs without Kokkos and their checker
 # (run.sh injection).

@@ -76,6 +76,27 @@ TEST(WaitsSites, ForeignSourcesAreKokkosTheStandardLibraryAndTheTool) {
     EXPECT_FALSE(is_foreign_source(f)) << f;
 }
 
+TEST(WaitsSites, ForeignFunctionsAreTheCudaRuntimesAndKokkos) {
+  for (const char* f :
+       {"cudaMemcpy", "cudaStreamSynchronize", "cuLaunchKernel",
+        "cuMemcpyDtoH_v2", "cudart::cudaApiMemcpy", "__cudart1042",
+        "Kokkos::Impl::cuda_device_synchronize",
+        "void Kokkos::parallel_for<Kokkos::RangePolicy<>, F>",
+        "KokkosBlas::axpby", "desul::Impl::init_lock_arrays"})
+    EXPECT_TRUE(addscope::Impl::is_foreign_function(f)) << f;
+  for (const char* f : {"main", "cuda_helpers::run", "custom", "cub", "step",
+                        "void solver::step<double>", "kokkos_app_main", ""})
+    EXPECT_FALSE(addscope::Impl::is_foreign_function(f)) << f;
+  // nvcc links the CUDA runtime statically: its frames are in the program's
+  // module, without debug info; the program's own frame is the next one.
+  const std::vector<SourceFrame> stack = {
+      frame("/t/libcupti.so.13", "", 0, ""),
+      frame("/usr/lib/libcuda.so.1", "", 0, ""),
+      frame("/app/seed", "", 0, "cudaMemcpy"),
+      frame("/app/seed", "/app/seed.cpp", 134, "main")};
+  EXPECT_EQ(choose_program_frame(stack), 3);
+}
+
 TEST(WaitsSites, TheInnermostFrameOfTheProgramsOwnIsChosen) {
   // A fence in a loop: the tool, Kokkos' library, Kokkos' inlined header,
   // then the program's function (inlined into main), then main.

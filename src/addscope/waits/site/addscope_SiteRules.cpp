@@ -69,10 +69,30 @@ bool is_foreign_source(std::string_view file) {
          contains(file, "/addscope/waits/");
 }
 
+bool is_foreign_function(std::string_view function) {
+  // The qualified name: before its template arguments or parameters, after
+  // a return type ("void Kokkos::parallel_for<...>").
+  std::string_view name = function.substr(0, function.find_first_of("<("));
+  const std::size_t space = name.rfind(' ');
+  if (space != std::string_view::npos) name = name.substr(space + 1);
+  if (starts_with(name, "cudart::") || starts_with(name, "__cudart") ||
+      starts_with(name, "Kokkos::") || starts_with(name, "KokkosBlas") ||
+      starts_with(name, "KokkosSparse") || starts_with(name, "KokkosKernels") ||
+      starts_with(name, "KokkosGraph") || starts_with(name, "KokkosBatched") ||
+      starts_with(name, "desul::"))
+    return true;
+  // cudaMemcpy, cudaStreamSynchronize, cuLaunchKernel, cuMemcpyDtoH_v2
+  const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  if (starts_with(name, "cuda") && name.size() > 4 && upper(name[4]))
+    return true;
+  return starts_with(name, "cu") && name.size() > 2 && upper(name[2]);
+}
+
 int choose_program_frame(const std::vector<SourceFrame>& innermost_first) {
   for (std::size_t i = 0; i < innermost_first.size(); ++i) {
     const SourceFrame& f = innermost_first[i];
-    if (!is_foreign_module(f.module) && !is_foreign_source(f.file))
+    if (!is_foreign_module(f.module) && !is_foreign_source(f.file) &&
+        !is_foreign_function(f.function))
       return int(i);
   }
   return -1;

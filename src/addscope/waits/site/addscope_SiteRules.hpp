@@ -30,6 +30,12 @@ bool is_foreign_module(std::string_view module_path);
 /// A source file the program's own code is never in: Kokkos' and Kokkos
 /// Kernels' headers and sources, the C++ standard library's, the tool's.
 bool is_foreign_source(std::string_view file);
+/// A function the program's own code is never in, by its name (for code
+/// linked into the program without debug info: the CUDA runtime linked
+/// statically by nvcc, a static Kokkos): the CUDA runtime's and driver's
+/// entry points (cudaMemcpy, cuLaunchKernel) and internals (cudart::,
+/// __cudart), Kokkos', Kokkos Kernels' and desul's namespaces.
+bool is_foreign_function(std::string_view function);
 /// The index of the innermost frame of `innermost_first` that is the
 /// program's own, or -1.
 int choose_program_frame(const std::vector<SourceFrame>& innermost_first);
