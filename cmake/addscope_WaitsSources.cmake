@@ -10,6 +10,7 @@ set(addscope_WAITS_SOURCES
   addscope/waits/record/addscope_ThreadLog.cpp
   addscope/waits/record/addscope_LogRegistry.cpp
   addscope/waits/record/addscope_StackCapture.cpp
+  addscope/waits/record/addscope_PythonFrames.cpp
   addscope/waits/site/addscope_SiteRules.cpp
   addscope/waits/site/addscope_Symbolizer.cpp
   addscope/waits/site/addscope_SiteResolver.cpp

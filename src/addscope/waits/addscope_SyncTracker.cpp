@@ -23,6 +23,7 @@
 #include "addscope/waits/output/addscope_ChromeTrace.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/record/addscope_LogRegistry.hpp"
+#include "addscope/waits/record/addscope_PythonFrames.hpp"
 #include "addscope/waits/record/addscope_StackCapture.hpp"
 #include "addscope/waits/site/addscope_SnapshotSites.hpp"
 
@@ -154,7 +155,10 @@ SyncTracker::SyncTracker() : SyncTracker(TrackerOptions()) {}
 SyncTracker::SyncTracker(TrackerOptions options)
     : p_(new Parts(std::move(options))) {
   Parts& p = *p_;
-  if (p.opt.sites) Impl::prepare_stack_capture();
+  if (p.opt.sites) {
+    Impl::prepare_stack_capture();
+    Impl::prepare_python_frames();
+  }
   p.logs.set_on_thread_exit(&record_thread_exit, &p);
   p.logs.pool().set_wake(&wake_analyzer, &p.analyzer);
   Impl::Replay& rp = p.analyzer.replay();
@@ -267,7 +271,9 @@ WaitsSnapshot SyncTracker::snapshot() {
     p.analyzer.replay().fill_snapshot(w);
     if (p.opt.sites) {
       if (!p.sites) p.sites.reset(new Impl::SiteResolver);
-      Impl::resolve_sites(w, p.analyzer.replay().stacks(), *p.sites);
+      const Impl::NameTable& names = p.analyzer.replay().names();
+      Impl::resolve_sites(w, p.analyzer.replay().stacks(), *p.sites,
+                          [&](std::uint32_t id) { return names[id]; });
     }
     w.epoch_unix_s = std::chrono::duration<double>(
                          std::chrono::system_clock::now().time_since_epoch())

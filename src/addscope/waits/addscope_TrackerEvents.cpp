@@ -5,6 +5,7 @@
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/addscope_TrackerParts.hpp"
+#include "addscope/waits/record/addscope_PythonFrames.hpp"
 #include "addscope/waits/record/addscope_StackCapture.hpp"
 
 namespace addscope {
@@ -14,10 +15,34 @@ using Impl::record;
 using Impl::set_exec;
 
 namespace {
-// This thread's stack, for the record stamped `t` that follows.
-void capture_site(ThreadLog& log, double t) {
+// Where this thread is in the program: its native stack and, in a Python
+// program, its own Python line (names cached by the log; a NameDef goes
+// first when one is new).
+struct Site {
   std::uint64_t pcs[Impl::kMaxStackFrames];
-  log.stack(pcs, Impl::capture_stack(pcs, Impl::kMaxStackFrames), t);
+  std::uint32_t depth = 0;
+  std::uint32_t py_file = 0, py_function = 0;
+  int py_line = 0;
+  void take(ThreadLog& log) {
+    depth = Impl::capture_stack(pcs, Impl::kMaxStackFrames);
+    Impl::PythonSite ps;
+    if (Impl::python_site(&ps)) {
+      py_file = log.name(ps.file);
+      py_function = log.name(ps.function);
+      py_line = ps.line;
+    }
+  }
+  // For the record stamped `t` that follows.
+  void write(ThreadLog& log, double t) const {
+    log.stack(pcs, depth, t);
+    if (py_file) log.python_site(py_file, py_function, py_line, t);
+  }
+};
+
+void capture_site(ThreadLog& log, double t) {
+  Site s;
+  s.take(log);
+  s.write(log, t);
 }
 
 // A call's end (its id; 0: the innermost): its stack when it lasted long
@@ -56,12 +81,11 @@ std::uint64_t SyncTracker::kernel_begin(std::string_view name, ExecId exec) {
     log->begin();
     const std::uint32_t n = log->name(name);
     const bool first = p.opt.sites && log->first_use(n);
-    // The stack before the timestamp: taken once a kernel name and thread.
-    std::uint64_t pcs[Impl::kMaxStackFrames];
-    const std::uint32_t depth =
-        first ? Impl::capture_stack(pcs, Impl::kMaxStackFrames) : 0;
+    // The site before the timestamp: taken once a kernel name and thread.
+    Site site;
+    if (first) site.take(*log);
     const double t = p.now();
-    log->stack(pcs, depth, t);
+    site.write(*log, t);
     if (EventRecord* r = log->reserve()) {
       r->kind = EventKind::KernelBegin;
       r->id = id;

@@ -143,6 +143,7 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
     case EventKind::None:
     case EventKind::NameDef:
     case EventKind::Stack:
+    case EventKind::PySite:
       break;
   }
 }
@@ -171,8 +172,23 @@ void Analyzer::drain_locked(DeviceSource* source, bool final) {
     for (ThreadLog* l : logs) {
       const EventRecord* r = l->peek();
       while (r &&
-             (r->kind == EventKind::NameDef || r->kind == EventKind::Stack)) {
-        if (r->kind == EventKind::Stack) {
+             (r->kind == EventKind::NameDef || r->kind == EventKind::Stack ||
+              r->kind == EventKind::PySite)) {
+        if (r->kind == EventKind::PySite) {
+          // The Python line joins the native stack of the same record.
+          std::vector<std::uint64_t> key;
+          if (l->pending_stack && l->pending_stack_t == r->t)
+            key = rp.stacks()[l->pending_stack];
+          const auto id = [&](std::uint32_t slot) -> std::uint64_t {
+            return slot < l->slot_ids().size() ? l->slot_ids()[slot] : 0;
+          };
+          key.insert(key.end(),
+                     {kPythonFrameTag, id(r->name), id(r->site), r->u64});
+          l->pending_stack =
+              rp.stacks().intern(key.data(), std::uint32_t(key.size()));
+          l->pending_stack_t = r->t;
+          l->pop();
+        } else if (r->kind == EventKind::Stack) {
           std::uint64_t pcs[kMaxStackFrames];
           const std::uint32_t n = l->pop_stack(pcs, kMaxStackFrames);
           l->pending_stack = rp.stacks().intern(pcs, n);

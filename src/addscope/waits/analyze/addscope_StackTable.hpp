@@ -12,6 +12,10 @@
 namespace addscope {
 namespace Impl {
 
+/// A stack ending in {kPythonFrameTag, file, function, line} (name ids and a
+/// line) carries the program's own Python line after its native addresses.
+constexpr std::uint64_t kPythonFrameTag = 0xffffffffffffff01ull;
+
 class StackTable {
  public:
   static constexpr std::size_t kMaxStacks = 4096;

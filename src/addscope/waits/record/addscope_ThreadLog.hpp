@@ -139,6 +139,18 @@ class ThreadLog {
   /// belong to the next record of this log, stamped `t` (published with
   /// it; the reader ties them by that time).
   void stack(const std::uint64_t* pcs, std::uint32_t n, double t);
+  /// Appends the program's own Python line (name slots of its file and
+  /// function) for the next record, stamped `t`, as stack() does.
+  void python_site(std::uint32_t file, std::uint32_t function, int line,
+                   double t) {
+    if (EventRecord* r = reserve()) {
+      r->kind = EventKind::PySite;
+      r->t = t;
+      r->name = file;
+      r->site = function;
+      r->u64 = std::uint64_t(line > 0 ? line : 0);
+    }
+  }
 
   // ---- reader (the analyzer) ---------------------------------------------
   /// The next committed record, or null if none is there yet (records of

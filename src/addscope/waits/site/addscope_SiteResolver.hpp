@@ -7,7 +7,9 @@
 #define ADDSCOPE_WAITS_SITE_SITERESOLVER_HPP
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "addscope/waits/model/addscope_CodeSite.hpp"
@@ -18,9 +20,13 @@ namespace Impl {
 
 class SiteResolver {
  public:
+  /// A name id's text (the analyzer's names).
+  using NameOf = std::function<std::string(std::uint32_t)>;
   /// The program's own place in `stack` (innermost first); unknown when
-  /// every frame is foreign.
-  const CodeSite& resolve(const std::vector<std::uint64_t>& stack);
+  /// every frame is foreign. A stack ending in a Python line
+  /// (kPythonFrameTag, analyze/addscope_StackTable.hpp) is at that line.
+  const CodeSite& resolve(const std::vector<std::uint64_t>& stack,
+                          const NameOf& name_of = nullptr);
 
  private:
   Symbolizer sym_;

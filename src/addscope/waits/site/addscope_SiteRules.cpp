@@ -54,7 +54,9 @@ bool is_foreign_module(std::string_view module_path) {
   const std::string_view name = base_name(module_path);
   for (std::string_view p : kPrefixes)
     if (starts_with(name, p)) return true;
-  return false;
+  // The interpreter itself (python3, python3.12): its frames are the
+  // interpreter's; the program's Python line is read apart.
+  return starts_with(name, "python");
 }
 
 bool is_foreign_source(std::string_view file) {

@@ -4,10 +4,11 @@ namespace addscope {
 namespace Impl {
 
 void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
-                   SiteResolver& resolver) {
+                   SiteResolver& resolver,
+                   const SiteResolver::NameOf& name_of) {
   if (stacks.size() == 0) return;
   auto code = [&](std::uint32_t stack) {
-    return stack ? resolver.resolve(stacks[stack]) : CodeSite();
+    return stack ? resolver.resolve(stacks[stack], name_of) : CodeSite();
   };
   for (CallRecord& c : w.waits) c.code = code(c.stack);
   for (SiteStats& s : w.sites) s.code = code(s.stack);

@@ -13,7 +13,8 @@ namespace addscope {
 namespace Impl {
 
 void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
-                   SiteResolver& resolver);
+                   SiteResolver& resolver,
+                   const SiteResolver::NameOf& name_of = nullptr);
 
 }  // namespace Impl
 }  // namespace addscope

@@ -1,0 +1,42 @@
+// addscope — the calling thread's innermost Python frame of the program's
+// own (not the standard library's, not a package's), read without the GIL:
+// a thread inside a CUDA or Kokkos call made from Python (CuPy, PyTorch,
+// numba, ctypes) has released it, and its own frames cannot change while it
+// is blocked in our callback; they are read with plain loads at the
+// interpreter's own layouts (CPython 3.10 to 3.13, x86-64), as py-spy and
+// austin read them from outside. No lock, no allocation, no reference
+// count touched. Not in a Python process (no libpython), or a thread Python
+// never saw: nothing found, at the cost of one flag (or one thread-local
+// read).
+#ifndef ADDSCOPE_WAITS_RECORD_PYTHONFRAMES_HPP
+#define ADDSCOPE_WAITS_RECORD_PYTHONFRAMES_HPP
+
+#include <cstdint>
+#include <string_view>
+
+namespace addscope {
+namespace Impl {
+
+/// A Python frame's place: views into the interpreter's own strings (valid
+/// while the frame is: copy them before the call returns).
+struct PythonSite {
+  std::string_view file, function;
+  int line = 0;
+};
+
+/// Finds the interpreter, if this process has one of a version whose layout
+/// is known (else python_site() finds nothing). Once, outside any callback.
+void prepare_python_frames();
+/// CPython's version as 0xMMmm (0x030c for 3.12), 0 when none or unknown.
+unsigned python_version();
+/// The calling thread's innermost frame of the program's own code; false
+/// when there is none (or the strings are not plain ASCII).
+bool python_site(PythonSite* out);
+/// Where the program's own Python code is never: the standard library, a
+/// package (site-packages, dist-packages), frozen modules.
+bool is_foreign_python_file(std::string_view file);
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""A Python program driving Kokkos through ctypes, as the waits tool sees it:
+it calls the tool's Kokkos Tools entry points the way Kokkos would from a
+Kokkos library a Python program loaded (the calling thread releases the GIL
+inside ctypes, as it does inside CuPy, PyTorch and numba). Then it checks
+that the tool named the program's own Python lines: the kernel's launch at
+launch()'s line, the fence at fence()'s line — not the line inside the
+package (a site-packages folder) through which both are called.
+
+  python_sites.py LIBADDSCOPE_WAITS JSON_OUT
+
+Exits 0 when every check passed, 1 otherwise, 2 on a usage error.
+"""
+import ctypes
+import json
+import os
+import sys
+import tempfile
+import time
+
+if len(sys.argv) != 3:
+    sys.stderr.write(__doc__)
+    sys.exit(2)
+lib_path, json_path = sys.argv[1], sys.argv[2]
+os.environ["ADDSCOPE_WAITS_JSON"] = json_path  # read when the tool starts
+if os.path.exists(json_path):
+    os.remove(json_path)
+
+lib = ctypes.CDLL(lib_path)
+lib.kokkosp_init_library.argtypes = [ctypes.c_int, ctypes.c_uint64,
+                                     ctypes.c_uint32, ctypes.c_void_p]
+lib.kokkosp_begin_parallel_for.argtypes = [
+    ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
+lib.kokkosp_end_parallel_for.argtypes = [ctypes.c_uint64]
+lib.kokkosp_begin_fence.argtypes = [
+    ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
+lib.kokkosp_end_fence.argtypes = [ctypes.c_uint64]
+
+# A package between the program and the library, as CuPy or PyTorch is:
+# its frame is the innermost Python frame, and not the program's own.
+pkg_dir = os.path.join(tempfile.mkdtemp(), "site-packages")
+os.makedirs(pkg_dir)
+with open(os.path.join(pkg_dir, "fakepkg.py"), "w") as f:
+    f.write("def call(fn, *args):\n    return fn(*args)\n")
+sys.path.insert(0, pkg_dir)
+import fakepkg  # noqa: E402
+
+LINES = {}
+
+
+def line_after():
+    """The line after the caller's."""
+    return sys._getframe(1).f_lineno + 1
+
+
+def launch():
+    kid = ctypes.c_uint64()
+    LINES["launch"] = line_after()
+    fakepkg.call(lib.kokkosp_begin_parallel_for, b"user::py_kernel", 0,
+                 ctypes.byref(kid))
+    lib.kokkosp_end_parallel_for(kid)
+
+
+def fence():
+    handle = ctypes.c_uint64()
+    lib.kokkosp_begin_fence(b"user::py_fence", 0, ctypes.byref(handle))
+    time.sleep(0.002)  # long enough for its site to be taken
+    LINES["fence"] = line_after()
+    fakepkg.call(lib.kokkosp_end_fence, handle)
+
+
+lib.kokkosp_init_library(0, 20211015, 0, None)
+launch()
+launch()
+fence()
+lib.kokkosp_finalize_library()
+
+fails = []
+try:
+    with open(json_path) as f:
+        j = json.load(f)
+except (OSError, ValueError) as e:
+    print(f"FAIL: no JSON report ({e})")
+    sys.exit(1)
+me = os.path.abspath(__file__)
+
+
+def check_code(code, line, function, what):
+    ok = (isinstance(code, dict) and code.get("language") == "python"
+          and os.path.abspath(code.get("file") or "") == me
+          and code.get("line") == line and code.get("function") == function)
+    if not ok:
+        fails.append(f"{what} at {code!r}, not {me}:{line} ({function})")
+
+
+kernel = next((k for k in j.get("kernels") or []
+               if k.get("raw_name") == "user::py_kernel"), None)
+if kernel is None:
+    fails.append("user::py_kernel not in kernels[]")
+else:
+    check_code(kernel.get("launched_at"), LINES["launch"], "launch",
+               "the kernel's launch")
+site = next((s for s in j.get("sites") or []
+             if "user::py_fence" in (s.get("site") or "")), None)
+if site is None:
+    fails.append("user::py_fence not in sites[]")
+else:
+    check_code(site.get("code"), LINES["fence"], "fence", "the fence")
+for f in fails:
+    print("FAIL:", f)
+v = sys.version.split()[0]
+print(f"SUMMARY python_sites {v} {'FAIL' if fails else 'PASS'}")
+sys.exit(1 if fails else 0)
