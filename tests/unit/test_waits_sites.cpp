@@ -77,12 +77,11 @@ TEST(WaitsSites, ForeignSourcesAreKokkosTheStandardLibraryAndTheTool) {
 }
 
 TEST(WaitsSites, ForeignFunctionsAreTheCudaRuntimesAndKokkos) {
-  for (const char* f :
-       {"cudaMemcpy", "cudaStreamSynchronize", "cuLaunchKernel",
-        "cuMemcpyDtoH_v2", "cudart::cudaApiMemcpy", "__cudart1042",
-        "Kokkos::Impl::cuda_device_synchronize",
-        "void Kokkos::parallel_for<Kokkos::RangePolicy<>, F>",
-        "KokkosBlas::axpby", "desul::Impl::init_lock_arrays"})
+  for (const char* f : {"cudaMemcpy", "cudaStreamSynchronize", "cuLaunchKernel",
+                        "cuMemcpyDtoH_v2", "cudart::cudaApiMemcpy",
+                        "__cudart1042", "Kokkos::Impl::cuda_device_synchronize",
+                        "void Kokkos::parallel_for<Kokkos::RangePolicy<>, F>",
+                        "KokkosBlas::axpby", "desul::Impl::init_lock_arrays"})
     EXPECT_TRUE(addscope::Impl::is_foreign_function(f)) << f;
   for (const char* f : {"main", "cuda_helpers::run", "custom", "cub", "step",
                         "void solver::step<double>", "kokkos_app_main", ""})
@@ -248,6 +247,37 @@ TEST(WaitsSites, AWaitAndTheKernelItWaitedForAreAtTheProgramsLines) {
     EXPECT_TRUE(k.known());
 #endif
   }
+}
+
+// A launch held back behind a kernel (CUDA's lazy module loading, a full
+// queue: PyTorch's .item() on the H200) is a wait at the program's line.
+namespace {
+int g_slow_launch_line = 0;
+__attribute__((noinline)) void program_launch_held(WaitsSim& s) {
+  g_slow_launch_line = __LINE__ + 1;
+  s.t->on_slow_launch(2.0, 2.4, 9);
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, ALaunchHeldBackIsAtItsLine) {
+  addscope::TrackerOptions o;
+  o.device_records_by_hand = true;
+  WaitsSim s(o);
+  const WaitsSim::Launched l = program_launches(s);
+  s.ran(l, 7, 1.00001, 2.399);  // the held launch returns when it ends
+  program_launch_held(s);
+  const addscope::WaitsSnapshot w = s.done();
+  ASSERT_FALSE(w.waits.empty());
+  const addscope::CallRecord& c = w.waits[0];
+  EXPECT_GT(c.wait_s, 0.3);
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+  EXPECT_EQ(c.code.line, g_slow_launch_line)
+      << c.what << " " << site_text(c.code);
+  EXPECT_EQ(c.code.function, "program_launch_held");
+#else
+  EXPECT_TRUE(c.code.known());
+#endif
 }
 
 // A stack record that fills its chunk to the last record, its event in the

@@ -254,6 +254,9 @@ void SyncTracker::on_slow_launch(double begin_s, double end_s,
   // Its own id: a blocking call of its own (outside every call), never
   // merged with another slow launch's.
   const std::uint64_t id = p.next_id.fetch_add(1, std::memory_order_relaxed);
+  // A launch held back long enough to be a wait: where it was launched.
+  if (p.opt.sites && end_s - begin_s >= p.opt.site_min_s)
+    capture_site(*log, end_s);
   if (EventRecord* r = log->reserve()) {
     r->kind = EventKind::SlowLaunch;
     r->id = id;

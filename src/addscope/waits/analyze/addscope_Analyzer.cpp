@@ -113,7 +113,8 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       rp.launch_failed(r.correlation);
       break;
     case EventKind::SlowLaunch:
-      rp.slow_launch(th, r.u64_as_time(), r.t, r.id, r.correlation);
+      rp.slow_launch(th, r.u64_as_time(), r.t, r.id, r.correlation,
+                     log.take_stack(r.t));
       break;
     case EventKind::BlockingBegin: {
       BlockingBegin b;

@@ -80,7 +80,8 @@ class Replay {
   void launch(std::uint32_t thread, double t, const LaunchBegin& l);
   void launch_failed(std::uint32_t correlation);
   void slow_launch(std::uint32_t thread, double begin_s, double end_s,
-                   std::uint64_t own_id = 0, std::uint32_t correlation = 0);
+                   std::uint64_t own_id = 0, std::uint32_t correlation = 0,
+                   std::uint32_t stack = 0);
   /// `name`: the call's own name (a name id; 0: the API's).
   void blocking_begin(std::uint32_t thread, double t, const BlockingBegin& b,
                       std::uint64_t own_id, std::uint32_t name = 0);

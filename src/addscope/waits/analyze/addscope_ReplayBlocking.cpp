@@ -186,7 +186,8 @@ void Replay::launch_failed(std::uint32_t correlation) {
 }
 
 void Replay::slow_launch(std::uint32_t ti, double begin_s, double end_s,
-                         std::uint64_t own_id, std::uint32_t correlation) {
+                         std::uint64_t own_id, std::uint32_t correlation,
+                         std::uint32_t stack) {
   if (!std::isfinite(begin_s) || !std::isfinite(end_s) || end_s < begin_s)
     return;
   BlockingBegin b;
@@ -195,7 +196,7 @@ void Replay::slow_launch(std::uint32_t ti, double begin_s, double end_s,
   HostThread& th = threads_.get(ti);
   if (th.blocking_depth > 0) return;  // inside another blocking call
   blocking_begin(ti, begin_s, b, own_id);
-  blocking_end(ti, end_s);
+  blocking_end(ti, end_s, stack);
   // It launched as it ended: its kernel may be running now (no flush).
   last_launch_s_ = std::max(last_launch_s_, end_s);
 }
@@ -295,16 +296,15 @@ void Replay::blocking_end(std::uint32_t ti, double t, std::uint32_t stack) {
     // Kokkos has started (yet), it is named by itself alone.
     c.kokkos_own = !last && kokkos_interface != 0;
     c.context =
-        last ? names_.combo(Combo::After, last, 0,
-                            [&] { return "after '" + names_[last] + "'"; })
+        last           ? names_.combo(Combo::After, last, 0,
+                                      [&] { return "after '" + names_[last] + "'"; })
         : c.kokkos_own ? names_.no_event_name()
                        : 0;
-    c.site = c.context ? names_.combo(Combo::RuntimeSite, c.what, c.context,
-                                      [&] {
-                                        return names_[c.what] + " " +
-                                               names_[c.context];
-                                      })
-                       : c.what;
+    c.site = c.context
+                 ? names_.combo(
+                       Combo::RuntimeSite, c.what, c.context,
+                       [&] { return names_[c.what] + " " + names_[c.context]; })
+                 : c.what;
     c.awaiting_next_event = true;
     if (th.awaiting_next_event.size() >= 64) {  // runtime calls in a row
       auto old = live_calls_.find(th.awaiting_next_event.front());
@@ -336,7 +336,7 @@ void Replay::blocking_end(std::uint32_t ti, double t, std::uint32_t stack) {
     if (tr && !(owner && owner->kind == CallKind::Runtime &&
                 owner->begin_s == b.begin_s))
       tr->host_slice(ti, names_[th.blocking_via], "runtime", b.begin_s,
-                         b.end_s);
+                     b.end_s);
   } else if (mode.device_times) {
     blockings_.insert(b.begin_s, LiveBlocking{b, th.blocking_via});
   }
