@@ -7,6 +7,8 @@
 //   * the analyzer's: then analyzing them with their kernel records (what
 //     its own thread pays: per kernel), for the first and the last tenth of
 //     the run (flat cost, bounded state), and the records held.
+// Last: what a site (a stack taken at a call's end) costs, with sites on
+// and off.
 // Usage: addscope-waits-tracker-perf [kernels=1000000] [batch=300]
 // (batch: kernel records per delivery; CUPTI's 64 KiB buffers hold ~300)
 #include <algorithm>
@@ -17,6 +19,17 @@
 #include <vector>
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
+
+namespace {
+// Runs f `depth` frames further down the stack.
+template <class F>
+__attribute__((noinline)) double at_depth(int depth, const F& f) {
+  if (depth <= 0) return f();
+  const double r = at_depth(depth - 1, f);
+  asm volatile("" ::: "memory");  // not a tail call
+  return r;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace addscope;
@@ -144,6 +157,37 @@ int main(int argc, char** argv) {
       "events dropped\n",
       (with_s - alone_s) / double(4 * n) * 1e9, n, alone_s / double(n) * 1e9,
       (unsigned long long)hw.dropped.events);
+  // What a site costs the program's thread: a fence whose end takes its
+  // stack (sites on, every call long enough: site_min_s 0) against the same
+  // fence without (sites off), called from `depth` frames down (a program's
+  // call is rarely at main's level). Best of 3, per fence.
+  const long m = std::max(10L, n / 10);
+  for (int depth : {4, 24}) {
+    double on_s = 1e300, off_s = 1e300;
+    for (int rep = 0; rep < 3; ++rep)
+      for (bool sites : {true, false}) {
+        TrackerOptions so;
+        so.sites = sites;
+        so.site_min_s = 0;
+        SyncTracker st(so);
+        st.start_background();
+        const double s_ = at_depth(depth, [&] {
+          const auto a = clock::now();
+          for (long i = 0; i < m; ++i)
+            st.call_end(st.call_begin(CallKind::Fence, "Kokkos::fence: F",
+                                      host));
+          return secs(a, clock::now());
+        });
+        st.finish();
+        (sites ? on_s : off_s) = std::min(sites ? on_s : off_s, s_);
+      }
+    std::printf(
+        "waits tracker: a site (the stack at a call's end): +%.0f ns per "
+        "call, %d frames below main (%.0f ns with, %.0f ns without; %ld "
+        "fences, best of 3)\n",
+        (on_s - off_s) / double(m) * 1e9, depth, on_s / double(m) * 1e9,
+        off_s / double(m) * 1e9, m);
+  }
   return w.totals.explicit_calls == std::uint64_t(n) &&
                  host_kernels == 3 * std::uint64_t(n)
              ? 0

@@ -85,10 +85,15 @@ except (OSError, ValueError) as e:
 me = os.path.abspath(__file__)
 
 
+with open(me) as f:
+    my_lines = f.read().splitlines()
+
+
 def check_code(code, line, function, what):
     ok = (isinstance(code, dict) and code.get("language") == "python"
           and os.path.abspath(code.get("file") or "") == me
-          and code.get("line") == line and code.get("function") == function)
+          and code.get("line") == line and code.get("function") == function
+          and code.get("text") == my_lines[line - 1].strip())
     if not ok:
         fails.append(f"{what} at {code!r}, not {me}:{line} ({function})")
 

@@ -45,7 +45,11 @@ TEST(WaitsJson, ACallsCodeSite) {
   EXPECT_EQ(j.at("line"), 24);
   EXPECT_EQ(j.at("function"), "main");
   EXPECT_EQ(j.at("language"), "c++");
-  EXPECT_EQ(j.size(), 4u);
+  EXPECT_TRUE(j.at("text").is_null());
+  EXPECT_EQ(j.size(), 5u);
+  c.code.text = "Kokkos::deep_copy(h, one);";
+  EXPECT_EQ(call_record_json(c).at("code").at("text"),
+            "Kokkos::deep_copy(h, one);");
   c.code = addscope::CodeSite();
   c.code.module = "/home/u/app/solver";
   c.code.offset = 0x1a2b;

@@ -131,6 +131,10 @@ TEST(WaitsSites, ASiteReadsAsALineElseAsAModuleAndOffset) {
   m.module = "/home/u/app/solver";
   m.offset = 0x1a2b;
   EXPECT_EQ(site_text(m), "solver+0x1a2b");
+  EXPECT_EQ(addscope::site_prefix(m), "solver+0x1a2b: ");
+  s.text = "v = out[2]";
+  EXPECT_EQ(addscope::site_prefix(s), "main.cpp:42 (main) `v = out[2]`: ");
+  EXPECT_EQ(addscope::site_prefix(CodeSite()), "");
 }
 
 // ---- real stacks of this binary
@@ -165,6 +169,9 @@ TEST(WaitsSites, ACapturedStackResolvesToThisFilesLine) {
   EXPECT_EQ(s.line, g_capture_line) << site_text(s);
   EXPECT_EQ(s.function, "capture_here");
   EXPECT_EQ(s.language, "c++");
+  // The line's own text, read from this file.
+  EXPECT_EQ(s.text.rfind("const std::uint32_t n = capture_stack(pcs", 0), 0u)
+      << s.text;
   // Its first frame cut off: the caller's line.
   const std::vector<std::uint64_t> outer(stack.begin() + 1, stack.end());
   EXPECT_EQ(r.resolve(outer).line, outer_line) << site_text(r.resolve(outer));

@@ -37,7 +37,8 @@ std::string site_text(const CodeSite& s, int dirs) {
 
 std::string site_prefix(const CodeSite& s) {
   const std::string t = site_text(s);
-  return t.empty() ? t : t + ": ";
+  if (t.empty()) return t;
+  return s.text.empty() ? t + ": " : t + " `" + s.text + "`: ";
 }
 
 }  // namespace addscope

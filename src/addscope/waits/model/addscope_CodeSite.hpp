@@ -14,6 +14,8 @@ struct CodeSite {
   int line = 0;          ///< 0: unknown
   std::string function;  ///< "main", "step" ("": unknown)
   std::string language;  ///< "c++", "python" ("": not known)
+  /// The line's own text, trimmed ("": the file was not readable).
+  std::string text;
   /// Without a source line (no debug info): the module and the offset of
   /// the address in it.
   std::string module;
@@ -21,14 +23,16 @@ struct CodeSite {
   bool known() const { return line > 0 || !module.empty(); }
   bool operator==(const CodeSite& o) const {
     return file == o.file && line == o.line && function == o.function &&
-           language == o.language && module == o.module && offset == o.offset;
+           text == o.text && language == o.language && module == o.module &&
+           offset == o.offset;
   }
 };
 
 /// "main.cpp:42 (main)", "libapp.so+0x1a2b (solve)", "" when unknown. The
 /// file by its last `dirs` components (0: its whole path).
 std::string site_text(const CodeSite& s, int dirs = 1);
-/// "main.cpp:42 (main): " to put before what happened there; "" if unknown.
+/// "seed.py:39 (main) `v = out[2]`: " to put before what happened there
+/// (the line's text when it is known); "" if unknown.
 std::string site_prefix(const CodeSite& s);
 
 }  // namespace addscope

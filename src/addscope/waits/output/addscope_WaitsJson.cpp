@@ -15,7 +15,8 @@ nlohmann::json code_site_json(const CodeSite& s) {
   nlohmann::json j = {{"file", str_or_null(s.file)},
                       {"line", s.line > 0 ? nlohmann::json(s.line) : nullptr},
                       {"function", str_or_null(s.function)},
-                      {"language", str_or_null(s.language)}};
+                      {"language", str_or_null(s.language)},
+                      {"text", str_or_null(s.text)}};
   if (s.line <= 0) {
     j["module"] = s.module;
     j["offset"] = s.offset;

@@ -1,5 +1,9 @@
 #include "addscope/waits/site/addscope_SiteResolver.hpp"
 
+#include <sys/stat.h>
+
+#include <fstream>
+
 #include "addscope/waits/analyze/addscope_StackTable.hpp"
 
 namespace addscope {
@@ -20,6 +24,7 @@ const CodeSite& SiteResolver::resolve(const std::vector<std::uint64_t>& stack,
     }
     site.line = int(stack[n - 1]);
     if (site.file.empty() || site.line <= 0) site = CodeSite();
+    if (site.line > 0) site.text = line_text(site.file, site.line);
     return site;
   }
   std::vector<SourceFrame> frames;
@@ -33,11 +38,43 @@ const CodeSite& SiteResolver::resolve(const std::vector<std::uint64_t>& stack,
   if (f.line > 0) {
     site.file = f.file;
     site.line = f.line;
+    site.text = line_text(f.file, f.line);
   } else {
     site.module = f.module;
     site.offset = f.offset;
   }
   return site;
+}
+
+const std::string& SiteResolver::line_text(const std::string& file, int line) {
+  static const std::string kNone;
+  auto it = files_.find(file);
+  if (it == files_.end()) {
+    std::vector<std::string>& lines = files_[file];
+    struct stat st;
+    if (!file.empty() && ::stat(file.c_str(), &st) == 0 &&
+        S_ISREG(st.st_mode) && std::size_t(st.st_size) <= kMaxFileBytes) {
+      std::ifstream in(file);
+      for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
+    }
+    it = files_.find(file);
+  }
+  if (line <= 0 || std::size_t(line) > it->second.size()) return kNone;
+  std::string& l = it->second[std::size_t(line) - 1];
+  // Trimmed once (lines are kept trimmed after their first use).
+  const std::size_t b = l.find_first_not_of(" \t\r");
+  const std::size_t e = l.find_last_not_of(" \t\r");
+  l = b == std::string::npos ? std::string() : l.substr(b, e - b + 1);
+  bool text = true;
+  for (char c : l) text = text && (c == '\t' || (unsigned char)c >= 0x20);
+  if (!text) l.clear();
+  if (l.size() > kMaxText) {  // cut at a character's start (UTF-8)
+    std::size_t cut = kMaxText - 3;
+    while (cut > 0 && (static_cast<unsigned char>(l[cut]) & 0xC0) == 0x80)
+      --cut;
+    l = l.substr(0, cut) + "...";
+  }
+  return l;
 }
 
 }  // namespace Impl

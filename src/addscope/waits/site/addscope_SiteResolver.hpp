@@ -29,8 +29,14 @@ class SiteResolver {
                           const NameOf& name_of = nullptr);
 
  private:
+  /// Line `line` of `file`, trimmed, at most kMaxText bytes ("" when the
+  /// file cannot be read: gone, too large, not text).
+  const std::string& line_text(const std::string& file, int line);
+  static constexpr std::size_t kMaxText = 120;
+  static constexpr std::size_t kMaxFileBytes = std::size_t(8) << 20;
   Symbolizer sym_;
   std::map<std::vector<std::uint64_t>, CodeSite> cache_;
+  std::map<std::string, std::vector<std::string>> files_;
 };
 
 }  // namespace Impl
