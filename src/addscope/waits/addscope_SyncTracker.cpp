@@ -140,9 +140,10 @@ SyncTracker& SyncTracker::global() {
         std::cerr << "addscope waits: ADDSCOPE_WAITS_SITES='" << v
                   << "' is invalid; allowed: on, off; using on\n";
     }
-    if (const char* th = waits_setting("ADDSCOPE_WAITS_THRESHOLD"); th && *th) {
-      double s = 0;
-      if (parse_duration(th, &s) && s >= 0) o.site_min_s = s;
+    {  // the report's own threshold, as the report reads it (its warnings
+       // are the report's to print)
+      std::vector<std::string> ignored;
+      o.site_min_s = waits_options_from_environment(&ignored).threshold_s;
     }
     o.background = true;
     return new SyncTracker(std::move(o));
