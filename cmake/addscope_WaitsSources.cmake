@@ -22,6 +22,7 @@ set(addscope_WAITS_SOURCES
   addscope/waits/analyze/addscope_ReplayBlocking.cpp
   addscope/waits/analyze/addscope_Settle.cpp
   addscope/waits/analyze/addscope_Fold.cpp
+  addscope/waits/analyze/addscope_SyncAsker.cpp
   addscope/waits/analyze/addscope_DeviceRecords.cpp
   addscope/waits/analyze/addscope_Analyzer.cpp
   addscope/waits/analyze/addscope_IdleFeed.cpp

@@ -2,7 +2,11 @@
 # Runs the bundled CUDA programs (see cuda-bundle.sh) on a GPU machine;
 # logs go to $OUT (default ./logs). Steps: unit waits (alias tool) shapes cost
 # demo probe readprobe bench bench-full bench-host sanitize mpi soak injection
-# flavour:NAME.
+# classes flavour:NAME.
+# classes (issue 36): tests/cuda_programs/framework_syncs.py with PyTorch,
+# CuPy and numba under bin/addscope-waits: each wait at a line marked
+# `waits: explicit` or `waits: hidden` must have that class
+# (check_classes.py).
 # Exits non-zero if any step failed.
 # cost: the waits tool's cost benchmark (waits_cost.sh: no tool / empty tool /
 # waits tool / the kernel timer when bundled, ROUNDS=5 interleaved rounds,
@@ -288,6 +292,23 @@ for step in "$@"; do
           printf "SOAK %s %s\n", name, ok ? "PASS" : "FAIL"
           exit ok ? 0 : 1 }' || status=1
       done ;;
+    classes)
+      # Who asked for each synchronization (issue 36): framework_syncs.py's
+      # lines that say how they wait (PyTorch, CuPy, numba; or those in
+      # CLASSES_FRAMEWORKS) under bin/addscope-waits, checked by
+      # cuda_programs/check_classes.py.
+      W="$B/addscope-waits" C="$HERE/cuda_programs" D="$OUT/classes" rc=0
+      mkdir -p "$D"
+      for fw in ${CLASSES_FRAMEWORKS:-torch cupy numba}; do
+        "$W" --json "$D/$fw.json" -- python3 "$C/framework_syncs.py" "$fw" \
+          >"$D/$fw.out" 2>"$D/$fw.err"; wrc=$?
+        echo "-- classes $fw: exit $wrc; $(grep -h '^framework_syncs:' "$D/$fw.out")"
+        python3 "$C/check_classes.py" "$C/framework_syncs.py" "$D/$fw.json" \
+          >"$D/$fw.check" 2>&1 || rc=1
+        [[ $wrc -eq 0 ]] || rc=1
+        cat "$D/$fw.check"
+      done
+      echo "classes rc=$rc"; [[ $rc -eq 0 ]] || status=1 ;;
     injection)
       W="$B/addscope-waits" C="$HERE/cuda_programs" D="$OUT/injection" rc=0
       mkdir -p "$D"

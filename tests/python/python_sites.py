@@ -5,7 +5,9 @@ Kokkos library a Python program loaded (the calling thread releases the GIL
 inside ctypes, as it does inside CuPy, PyTorch and numba). Then it checks
 that the tool named the program's own Python lines: the kernel's launch at
 launch()'s line, the fence at fence()'s line — not the line inside the
-package (a site-packages folder) through which both are called.
+package (a site-packages folder) through which both are called — and the
+package function each line called (`call`, `synchronize`: a synchronize
+the program asked for).
 
   python_sites.py LIBADDSCOPE_WAITS JSON_OUT
 
@@ -41,7 +43,8 @@ lib.kokkosp_end_fence.argtypes = [ctypes.c_uint64]
 pkg_dir = os.path.join(tempfile.mkdtemp(), "site-packages")
 os.makedirs(pkg_dir)
 with open(os.path.join(pkg_dir, "fakepkg.py"), "w") as f:
-    f.write("def call(fn, *args):\n    return fn(*args)\n")
+    f.write("def call(fn, *args):\n    return fn(*args)\n\n\n"
+            "def synchronize(fn, *args):\n    return call(fn, *args)\n")
 sys.path.insert(0, pkg_dir)
 import fakepkg  # noqa: E402
 
@@ -66,7 +69,7 @@ def fence():
     lib.kokkosp_begin_fence(b"user::py_fence", 0, ctypes.byref(handle))
     time.sleep(0.002)  # long enough for its site to be taken
     LINES["fence"] = line_after()
-    fakepkg.call(lib.kokkosp_end_fence, handle)
+    fakepkg.synchronize(lib.kokkosp_end_fence, handle)
 
 
 lib.kokkosp_init_library(0, 20211015, 0, None)
@@ -89,13 +92,15 @@ with open(me) as f:
     my_lines = f.read().splitlines()
 
 
-def check_code(code, line, function, what):
+def check_code(code, line, function, called, what):
     ok = (isinstance(code, dict) and code.get("language") == "python"
           and os.path.abspath(code.get("file") or "") == me
           and code.get("line") == line and code.get("function") == function
-          and code.get("text") == my_lines[line - 1].strip())
+          and code.get("text") == my_lines[line - 1].strip()
+          and code.get("called") == called)
     if not ok:
-        fails.append(f"{what} at {code!r}, not {me}:{line} ({function})")
+        fails.append(f"{what} at {code!r}, not {me}:{line} ({function}) "
+                     f"calling {called}")
 
 
 kernel = next((k for k in j.get("kernels") or []
@@ -103,14 +108,15 @@ kernel = next((k for k in j.get("kernels") or []
 if kernel is None:
     fails.append("user::py_kernel not in kernels[]")
 else:
-    check_code(kernel.get("launched_at"), LINES["launch"], "launch",
+    check_code(kernel.get("launched_at"), LINES["launch"], "launch", "call",
                "the kernel's launch")
 site = next((s for s in j.get("sites") or []
              if "user::py_fence" in (s.get("site") or "")), None)
 if site is None:
     fails.append("user::py_fence not in sites[]")
 else:
-    check_code(site.get("code"), LINES["fence"], "fence", "the fence")
+    check_code(site.get("code"), LINES["fence"], "fence", "synchronize",
+               "the fence")
 for f in fails:
     print("FAIL:", f)
 v = sys.version.split()[0]

@@ -21,7 +21,7 @@ namespace {
 struct Site {
   std::uint64_t pcs[Impl::kMaxStackFrames];
   std::uint32_t depth = 0;
-  std::uint32_t py_file = 0, py_function = 0;
+  std::uint32_t py_file = 0, py_function = 0, py_called = 0;
   int py_line = 0;
   void take(ThreadLog& log) {
     depth = Impl::capture_stack(pcs, Impl::kMaxStackFrames);
@@ -30,12 +30,13 @@ struct Site {
       py_file = log.name(ps.file);
       py_function = log.name(ps.function);
       py_line = ps.line;
+      if (!ps.called.empty()) py_called = log.name(ps.called);
     }
   }
   // For the record stamped `t` that follows.
   void write(ThreadLog& log, double t) const {
     log.stack(pcs, depth, t);
-    if (py_file) log.python_site(py_file, py_function, py_line, t);
+    if (py_file) log.python_site(py_file, py_function, py_line, py_called, t);
   }
 };
 

@@ -183,8 +183,8 @@ void Analyzer::drain_locked(DeviceSource* source, bool final) {
           const auto id = [&](std::uint32_t slot) -> std::uint64_t {
             return slot < l->slot_ids().size() ? l->slot_ids()[slot] : 0;
           };
-          key.insert(key.end(),
-                     {kPythonFrameTag, id(r->name), id(r->site), r->u64});
+          key.insert(key.end(), {kPythonFrameTag, id(r->name), id(r->site),
+                                 r->u64, id(r->correlation)});
           l->pending_stack =
               rp.stacks().intern(key.data(), std::uint32_t(key.size()));
           l->pending_stack_t = r->t;

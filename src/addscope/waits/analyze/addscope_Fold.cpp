@@ -8,8 +8,10 @@
 namespace addscope {
 namespace Impl {
 
-Fold::Fold(const TrackerOptions& opt, NameTable& names)
+Fold::Fold(const TrackerOptions& opt, NameTable& names,
+           const StackTable& stacks)
     : names_(names),
+      stacks_(stacks),
       streams_cap_(opt.tracker_limits.streams),
       ledger_(opt.limits) {}
 
@@ -17,21 +19,44 @@ Fold::~Fold() = default;
 
 void Fold::set_trace(std::unique_ptr<TraceSink> t) { trace_ = std::move(t); }
 
-WaitClass Fold::classify(CallKind kind, std::uint32_t what, bool kokkos_own,
-                         SyncApi api) {
-  switch (kind) {
+WaitClass Fold::classify(const LiveCall& c) {
+  switch (c.kind) {
     case CallKind::Fence:
-      return names_.flags(what) & NameTable::kUserFence ? WaitClass::Explicit
-                                                        : WaitClass::Hidden;
+      return names_.flags(c.what) & NameTable::kUserFence ? WaitClass::Explicit
+                                                          : WaitClass::Hidden;
     case CallKind::Runtime:
       // In a Kokkos program before any Kokkos event: Kokkos' own (its
       // initialize synchronizes for kernels of its own), never a
       // synchronize the program wrote.
-      if (kokkos_own) return WaitClass::Hidden;
-      return is_synchronization(api) ? WaitClass::Explicit : WaitClass::Hidden;
+      if (c.kokkos_own) return WaitClass::Hidden;
+      switch (asker(c.stack)) {
+        case SyncAsker::Program:
+          return WaitClass::Explicit;
+        case SyncAsker::Framework:
+          return WaitClass::Hidden;
+        case SyncAsker::Unknown:
+          break;
+      }
+      return is_synchronization(c.api) ? WaitClass::Explicit
+                                       : WaitClass::Hidden;
     default:
       return WaitClass::Hidden;
   }
+}
+
+SyncAsker Fold::asker(std::uint32_t id) {
+  // No stack (a call shorter than the sites' threshold, sites off): the
+  // runtime call's kind decides.
+  if (id == 0 || id > stacks_.size()) return SyncAsker::Unknown;
+  if (askers_.size() <= id) askers_.resize(id + 1, 0);
+  if (askers_[id] == 0) {
+    const std::vector<std::uint64_t>& stack = stacks_[id];
+    PythonTail py;
+    std::string called;
+    if (python_tail(stack, &py) && py.called) called = names_[py.called];
+    askers_[id] = std::uint8_t(1 + int(sync_asker(stack, called, module_of_)));
+  }
+  return SyncAsker(askers_[id] - 1);
 }
 
 void Fold::launch(std::uint32_t what, DeviceKind kind) {
@@ -67,9 +92,7 @@ void Fold::call(LiveCall& lc) {
   double wait = 0;
   for (const auto& s : merged) wait += s.wait_s;
   wait = std::min(wait, dur);
-  const WaitClass cls =
-      wait > 0 ? classify(lc.kind, lc.what, lc.kokkos_own, lc.api)
-               : WaitClass::None;
+  const WaitClass cls = wait > 0 ? classify(lc) : WaitClass::None;
   const std::uint32_t st = lc.site ? lc.site : lc.what;
   ledger_.add_call({lc.kind, st, lc.regions}, names_[st], names_[lc.regions],
                    lc.thread, dur, cls, wait, lc.stack);

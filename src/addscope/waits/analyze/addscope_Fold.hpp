@@ -16,6 +16,8 @@
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
 #include "addscope/waits/analyze/addscope_HostThreads.hpp"
 #include "addscope/waits/analyze/addscope_NameTable.hpp"
+#include "addscope/waits/analyze/addscope_StackTable.hpp"
+#include "addscope/waits/analyze/addscope_SyncAsker.hpp"
 #include "addscope/waits/attribution/addscope_Ledger.hpp"
 #include "addscope/waits/model/addscope_DeviceCapacity.hpp"
 
@@ -26,7 +28,7 @@ class TraceSink;
 
 class Fold {
  public:
-  Fold(const TrackerOptions& opt, NameTable& names);
+  Fold(const TrackerOptions& opt, NameTable& names, const StackTable& stacks);
   ~Fold();
   Fold(const Fold&) = delete;
   Fold& operator=(const Fold&) = delete;
@@ -49,15 +51,22 @@ class Fold {
   /// what the ledger dropped, the trace's file.
   void fill(WaitsSnapshot& w) const;
 
+  /// How a native address's module is found (tests: synthetic modules).
+  void set_module_of(ModuleOf m) { module_of_ = std::move(m); }
+
   void set_trace(std::unique_ptr<TraceSink> t);
   TraceSink* trace() { return trace_.get(); }
 
  private:
-  WaitClass classify(CallKind kind, std::uint32_t what, bool kokkos_own,
-                     SyncApi api);
+  WaitClass classify(const LiveCall& c);
+  /// Who asked for the synchronization of a call at stack `id` (cached).
+  SyncAsker asker(std::uint32_t id);
   void trace_kernel(const DeviceKernel& k, double overlap_s);
 
   NameTable& names_;
+  const StackTable& stacks_;
+  ModuleOf module_of_ = loaded_module_of;
+  std::vector<std::uint8_t> askers_;  // by stack id: 1 + SyncAsker, 0: not yet
   std::size_t streams_cap_;
   Ledger ledger_;
   std::unique_ptr<TraceSink> trace_;

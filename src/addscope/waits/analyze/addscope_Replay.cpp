@@ -15,7 +15,7 @@ Replay::Replay(const TrackerOptions& opt)
       names_(lim_.names, lim_.name_bytes),
       threads_(lim_.open_per_thread, dropped_),
       launches_(lim_.pending_launches, lim_.streams),
-      fold_(opt, names_) {}
+      fold_(opt, names_, stacks_) {}
 
 Replay::~Replay() = default;
 

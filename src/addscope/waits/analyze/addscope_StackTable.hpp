@@ -12,9 +12,35 @@
 namespace addscope {
 namespace Impl {
 
-/// A stack ending in {kPythonFrameTag, file, function, line} (name ids and a
-/// line) carries the program's own Python line after its native addresses.
+/// A stack ending in {kPythonFrameTag, file, function, line, called} (name
+/// ids but the line) carries the program's own Python line after its
+/// native addresses, and the package function that line called (0: none,
+/// it called native code directly).
 constexpr std::uint64_t kPythonFrameTag = 0xffffffffffffff01ull;
+constexpr std::size_t kPythonTailSize = 5;
+
+/// The Python line a stack ends in.
+struct PythonTail {
+  std::uint32_t file = 0, function = 0, called = 0;  ///< name ids
+  int line = 0;
+};
+/// True when `stack` ends in a Python line (then `*out` holds it).
+inline bool python_tail(const std::vector<std::uint64_t>& stack,
+                        PythonTail* out) {
+  const std::size_t n = stack.size();
+  if (n < kPythonTailSize || stack[n - kPythonTailSize] != kPythonFrameTag)
+    return false;
+  out->file = std::uint32_t(stack[n - 4]);
+  out->function = std::uint32_t(stack[n - 3]);
+  out->line = int(stack[n - 2]);
+  out->called = std::uint32_t(stack[n - 1]);
+  return true;
+}
+/// The native addresses of `stack` (those before its Python line).
+inline std::size_t native_depth(const std::vector<std::uint64_t>& stack) {
+  PythonTail t;
+  return python_tail(stack, &t) ? stack.size() - kPythonTailSize : stack.size();
+}
 
 class StackTable {
  public:

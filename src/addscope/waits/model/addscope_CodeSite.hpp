@@ -16,6 +16,9 @@ struct CodeSite {
   std::string language;  ///< "c++", "python" ("": not known)
   /// The line's own text, trimmed ("": the file was not readable).
   std::string text;
+  /// Python: the package function the line called ("Event.synchronize",
+  /// "random_sample"; "": it called native code directly).
+  std::string called;
   /// Without a source line (no debug info): the module and the offset of
   /// the address in it.
   std::string module;
@@ -23,7 +26,8 @@ struct CodeSite {
   bool known() const { return line > 0 || !module.empty(); }
   bool operator==(const CodeSite& o) const {
     return file == o.file && line == o.line && function == o.function &&
-           text == o.text && language == o.language && module == o.module &&
+           text == o.text && called == o.called && language == o.language &&
+           module == o.module &&
            offset == o.offset;
   }
 };

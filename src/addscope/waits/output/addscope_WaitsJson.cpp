@@ -17,6 +17,7 @@ nlohmann::json code_site_json(const CodeSite& s) {
                       {"function", str_or_null(s.function)},
                       {"language", str_or_null(s.language)},
                       {"text", str_or_null(s.text)}};
+  if (s.language == "python") j["called"] = str_or_null(s.called);
   if (s.line <= 0) {
     j["module"] = s.module;
     j["offset"] = s.offset;

@@ -30,9 +30,10 @@
 //   Stack            u64 = n return addresses, innermost first, raw in the
 //                    next ceil(n / 8) records: where in the program the next
 //                    timed record of the log happened (untimed, like NameDef)
-//   PySite           name = file, site = function (name slots), u64 = line:
-//                    the program's own Python line at that record (after its
-//                    Stack record, if any; untimed)
+//   PySite           name = file, site = function, correlation = the
+//                    package function that line called (name slots; 0:
+//                    none), u64 = line: the program's own Python line at
+//                    that record (after its Stack record, if any; untimed)
 #ifndef ADDSCOPE_WAITS_RECORD_EVENTRECORD_HPP
 #define ADDSCOPE_WAITS_RECORD_EVENTRECORD_HPP
 

@@ -128,6 +128,7 @@ bool python_site(PythonSite* out) {
   void* frame = load<void*>(ts, l->tstate_frame);
   if (frame && l->frame_second >= 0)
     frame = load<void*>(frame, l->frame_second);
+  std::string_view called;  // the last foreign frame's, innermost first
   for (int depth = 0; frame && depth < 128;
        ++depth, frame = load<void*>(frame, l->frame_previous)) {
     if (l->frame_owner >= 0 && load<std::uint8_t>(frame, l->frame_owner) == 3)
@@ -139,7 +140,13 @@ bool python_site(PythonSite* out) {
     if (!ascii_text(load<void*>(code, l->code_filename), l->str_ascii_data,
                     &file))
       continue;
-    if (is_foreign_python_file(file)) continue;
+    std::string_view name;
+    const int name_at = l->code_qualname >= 0 ? l->code_qualname : l->code_name;
+    if (is_foreign_python_file(file)) {
+      if (!ascii_text(load<void*>(code, name_at), l->str_ascii_data, &called))
+        called = "?";
+      continue;
+    }
     // The instruction's byte offset in the code.
     int offset = 0;
     if (l->lasti_is_code_units) {
@@ -150,11 +157,10 @@ bool python_site(PythonSite* out) {
       offset = int(instr - start);
     }
     if (offset < 0) offset = 0;  // a frame just entered
-    std::string_view name;
-    const int name_at = l->code_qualname >= 0 ? l->code_qualname : l->code_name;
     ascii_text(load<void*>(code, name_at), l->str_ascii_data, &name);
     out->file = file;
     out->function = name;
+    out->called = called;
     out->line = g_py.addr2line(code, offset);
     return true;
   }

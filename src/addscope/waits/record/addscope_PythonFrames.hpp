@@ -22,6 +22,12 @@ namespace Impl {
 struct PythonSite {
   std::string_view file, function;
   int line = 0;
+  /// What that line called, when it called Python code outside the program
+  /// (a package's, the standard library's): the outermost such frame's
+  /// qualified name ("synchronize", "Event.synchronize",
+  /// "random_sample", a decorator's wrapper; "?" when unreadable). Empty when
+  /// the line called native code directly (`.item()`, a Cython method).
+  std::string_view called;
 };
 
 /// Finds the interpreter, if this process has one of a version whose layout

@@ -140,14 +140,16 @@ class ThreadLog {
   /// it; the reader ties them by that time).
   void stack(const std::uint64_t* pcs, std::uint32_t n, double t);
   /// Appends the program's own Python line (name slots of its file and
-  /// function) for the next record, stamped `t`, as stack() does.
+  /// function, and of the package function it called, 0: none) for the
+  /// next record, stamped `t`, as stack() does.
   void python_site(std::uint32_t file, std::uint32_t function, int line,
-                   double t) {
+                   std::uint32_t called, double t) {
     if (EventRecord* r = reserve()) {
       r->kind = EventKind::PySite;
       r->t = t;
       r->name = file;
       r->site = function;
+      r->correlation = called;
       r->u64 = std::uint64_t(line > 0 ? line : 0);
     }
   }

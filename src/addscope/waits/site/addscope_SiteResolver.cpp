@@ -14,15 +14,16 @@ const CodeSite& SiteResolver::resolve(const std::vector<std::uint64_t>& stack,
   auto hit = cache_.find(stack);
   if (hit != cache_.end()) return hit->second;
   CodeSite& site = cache_[stack];
-  const std::size_t n = stack.size();
-  if (n >= 4 && stack[n - 4] == kPythonFrameTag) {
+  PythonTail py;
+  if (python_tail(stack, &py)) {
     // The program is Python: its line, whatever the native frames say.
     site.language = "python";
     if (name_of) {
-      site.file = name_of(std::uint32_t(stack[n - 3]));
-      site.function = name_of(std::uint32_t(stack[n - 2]));
+      site.file = name_of(py.file);
+      site.function = name_of(py.function);
+      if (py.called) site.called = name_of(py.called);
     }
-    site.line = int(stack[n - 1]);
+    site.line = py.line;
     if (site.file.empty() || site.line <= 0) site = CodeSite();
     if (site.line > 0) site.text = line_text(site.file, site.line);
     return site;
