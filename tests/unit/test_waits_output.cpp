@@ -272,8 +272,7 @@ TEST(WaitsTrace, SlicesCarryTheWaitTheShapeAndTheInstance) {
     if (e.value("ph", "") == "X" && e.value("pid", 0) == 1 &&
         e.value("name", "") == c.what)
       call = &e;
-    if (e.value("ph", "") == "X" && e.value("cat", "") == "kernel")
-      kernel = &e;
+    if (e.value("ph", "") == "X" && e.value("cat", "") == "kernel") kernel = &e;
     if (e.value("ph", "") == "M" && e.value("pid", 0) == 100 &&
         e.value("tid", 0) == 13)
       stream_name = e["args"].value("name", "");
@@ -467,13 +466,23 @@ const char kNumbaAdd[] =
 TEST(WaitsOutput, NumbaKernelNamesReadAsTheFunction) {
   const std::string raw = kNumbaAdd;
   EXPECT_EQ(short_kernel_name(raw), "add");
-  // Demangled already; a module other than the script keeps its name.
+  // Demangled already; a module other than the script keeps its name, as
+  // Python writes it.
   EXPECT_EQ(short_kernel_name("__main__::add[abi:v1][abi:cw51cX](Array<float, "
                               "1, A, mutable, aligned>)"),
             "add");
   EXPECT_EQ(short_kernel_name("kernels::saxpy[abi:v12][abi:cw51c](float32, "
                               "Array<float, 1, C, mutable, aligned>)"),
-            "kernels::saxpy");
+            "kernels.saxpy");
+  // A kernel defined inside a function (seen on the H200), a lambda's.
+  EXPECT_EQ(short_kernel_name("with_numba::_3clocals_3e::spin[abi:v2][abi:"
+                              "cw51c](Array<float, 1, C, mutable, aligned>, "
+                              "int)"),
+            "with_numba.<locals>.spin");
+  EXPECT_EQ(short_kernel_name("__main__::_3clambda_3e[abi:v3](float32)"),
+            "<lambda>");
+  // Only an identifier between the escapes is one of Python's <names>.
+  EXPECT_EQ(short_kernel_name("m::a_3cb::c_3e[abi:v1](int)"), "m.a_3cb.c_3e");
   // A C++ ABI tag is not numba's.
   EXPECT_EQ(short_kernel_name("f[abi:cxx11](int)"), "f[abi:cxx11](int)");
   EXPECT_EQ(short_kernel_name("[abi:v1]"), "[abi:v1]");
@@ -509,8 +518,8 @@ TEST(WaitsOutput, ACudaProgramWithoutKokkosReadsWithoutKokkosWords) {
   std::ostringstream os;
   addscope::write_waits_report(os, w);
   const std::string t = os.str();
-  for (const char* word : {"Kokkos", "deep_copy", "fence", "mirror", "[abi:",
-                           "_ZN", "__main__", "0 kernels"})
+  for (const char* word : {"Kokkos", "deep_copy", "fence", "mirror",
+                           "[abi:", "_ZN", "__main__", "0 kernels"})
     EXPECT_EQ(t.find(word), std::string::npos) << word << " in\n" << t;
   EXPECT_NE(t.find("1 kernel on 1 stream (733.9 ms of kernel time)"),
             std::string::npos)
@@ -579,4 +588,49 @@ TEST(WaitsOutput, MoreRowsHintSpeaksTheWordsTheUserTyped) {
       nullptr, [](const char*) -> const char* { return nullptr; });
   EXPECT_FALSE(none.launcher);
   EXPECT_FALSE(none.json);
+}
+
+// A wait on many kernels (a training step's) names the three that cost it
+// the most and counts the others, with what they cost, on one line; four
+// are all named (counting one would save nothing).
+TEST(WaitsOutput, AWaitOnManyKernelsNamesTheLongestThree) {
+  for (const int n : {6, 4}) {
+    addscope_test::WaitsSim s;
+    std::vector<addscope_test::WaitsSim::Launched> ids;
+    for (int i = 0; i < n; ++i)
+      ids.push_back(
+          s.launch("user::k" + std::to_string(i), i * 1e-6, i * 1e-6 + 5e-7));
+    // Kernel i runs (i + 1) ms: the last launched cost the most.
+    double d = 1e-5;
+    for (int i = 0; i < n; ++i) {
+      s.ran(ids[std::size_t(i)], 13, d, d + (i + 1) * 1e-3);
+      d += (i + 1) * 1e-3;
+    }
+    s.block(addscope::SyncApi::DeviceSynchronize, 2e-5, d + 1e-5);
+    s.at(d + 1e-3);
+    const addscope::WaitsSnapshot w = s.done();
+    ASSERT_EQ(w.waits.size(), 1u);
+    ASSERT_EQ(w.waits[0].waited_for.size(), std::size_t(n));
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    const std::string text = os.str();
+    std::string line;
+    for (std::istringstream in(text); std::getline(in, line);)
+      if (line.find("waited") != std::string::npos &&
+          line.find(" for user::") != std::string::npos)
+        break;
+    ASSERT_NE(line.find(" for user::"), std::string::npos) << text;
+    for (int i = 0; i < n; ++i) {
+      const bool named = i >= n - 3 || n == 4;
+      EXPECT_EQ(
+          line.find("user::k" + std::to_string(i) + " ") != std::string::npos,
+          named)
+          << i << " in " << line;
+    }
+    if (n == 6)
+      EXPECT_NE(line.find("and 3 other kernels (6.0 ms)"), std::string::npos)
+          << line;
+    else
+      EXPECT_EQ(line.find("other kernels"), std::string::npos) << line;
+  }
 }

@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <memory>
@@ -163,8 +164,37 @@ std::string collapse_templates(const std::string& s, std::size_t max_len) {
 }
 
 // numba names a kernel module::function[abi:v<N>][abi:<closure tag>](<its
-// argument types>): the function, qualified by its module unless that is
-// the script itself (__main__).
+// argument types>), its Python qualified name's parts joined by "::" and
+// characters outside identifiers escaped as _XX ("<locals>" reads
+// "_3clocals_3e"): the name as Python spells it, qualified by its module
+// unless that is the script itself (__main__).
+std::string python_qualname(const std::string& numba) {
+  std::string out;
+  for (std::size_t i = 0; i < numba.size();) {
+    if (numba.compare(i, 2, "::") == 0) {
+      out += '.';
+      i += 2;
+      continue;
+    }
+    // "_3c" identifier "_3e": <locals>, <lambda>
+    if (numba.compare(i, 3, "_3c") == 0) {
+      const std::size_t close = numba.find("_3e", i + 3);
+      if (close != std::string::npos && close > i + 3 &&
+          std::all_of(numba.begin() + long(i + 3), numba.begin() + long(close),
+                      [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) ||
+                               c == '_';
+                      })) {
+        out += '<' + numba.substr(i + 3, close - i - 3) + '>';
+        i = close + 3;
+        continue;
+      }
+    }
+    out += numba[i++];
+  }
+  return out;
+}
+
 bool from_numba(const std::string& s, std::string* out) {
   const auto tag = s.find("[abi:v");
   if (tag == std::string::npos || tag == 0) return false;
@@ -176,7 +206,7 @@ bool from_numba(const std::string& s, std::string* out) {
   std::string name = s.substr(0, tag);
   if (name.rfind("__main__::", 0) == 0) name.erase(0, 10);
   if (name.empty()) return false;
-  *out = name;
+  *out = python_qualname(name);
   return true;
 }
 

@@ -96,13 +96,23 @@ std::string wait_line(const Analysis& a, const CallRecord& c) {
     if (!n.empty()) line += ", " + n;
     return line;
   }
-  for (std::size_t i = 0; i < c.waited_for.size(); ++i) {
+  // The kernels that cost the most (longest first); the others counted.
+  constexpr std::size_t kNamed = 3;
+  const std::size_t n = c.waited_for.size();
+  const std::size_t named = n > kNamed + 1 ? kNamed : n;
+  for (std::size_t i = 0; i < named; ++i) {
     const auto& s = c.waited_for[i];
-    if (i) line += i + 1 == c.waited_for.size() ? " and " : ", ";
+    if (i) line += i + 1 == n ? " and " : ", ";
     line += s.kernel + " (" + format_seconds(s.wait_s);
-    const std::string n = launch_note(a, s);
-    if (!n.empty()) line += ", " + n;
+    const std::string note = launch_note(a, s);
+    if (!note.empty()) line += ", " + note;
     line += ")";
+  }
+  if (named < n) {
+    double rest = 0;
+    for (std::size_t i = named; i < n; ++i) rest += c.waited_for[i].wait_s;
+    line += " and " + std::to_string(n - named) + " other kernels (" +
+            format_seconds(rest) + ")";
   }
   return line;
 }
