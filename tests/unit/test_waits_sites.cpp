@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "addscope/waits/model/addscope_CodeSite.hpp"
+#include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "addscope/waits/record/addscope_StackCapture.hpp"
 #include "addscope/waits/record/addscope_ThreadLog.hpp"
 #include "addscope/waits/site/addscope_SiteResolver.hpp"
@@ -363,4 +365,96 @@ TEST(WaitsSites, AnInlinedCallIsAFrameOfItsOwn) {
 #else
   EXPECT_EQ(frames.size(), 1u);
 #endif
+}
+
+// One call site at two lines is two rows, each with its own calls and its
+// own longest wait; one line reached from two callers (two stacks) is one.
+namespace {
+int g_line_a = 0, g_line_b = 0;
+__attribute__((noinline)) void fence_at_a(WaitsSim& s, double t0, double t1) {
+  s.at(t0);
+  const std::uint64_t f = s.t->call_begin(CallKind::Fence, "Kokkos::fence: G");
+  s.block(SyncApi::DeviceSynchronize, t0 + 1e-6, t1);
+  s.at(t1 + 1e-6);
+  g_line_a = __LINE__ + 1;
+  s.t->call_end(f);
+  asm volatile("" ::: "memory");
+}
+__attribute__((noinline)) void fence_at_b(WaitsSim& s, double t0, double t1) {
+  s.at(t0);
+  const std::uint64_t f = s.t->call_begin(CallKind::Fence, "Kokkos::fence: G");
+  s.block(SyncApi::DeviceSynchronize, t0 + 1e-6, t1);
+  s.at(t1 + 1e-6);
+  g_line_b = __LINE__ + 1;
+  s.t->call_end(f);
+  asm volatile("" ::: "memory");
+}
+__attribute__((noinline)) void first_caller(WaitsSim& s, double t0, double t1) {
+  fence_at_a(s, t0, t1);
+  asm volatile("" ::: "memory");
+}
+__attribute__((noinline)) void second_caller(WaitsSim& s, double t0,
+                                             double t1) {
+  fence_at_a(s, t0, t1);
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, OneCallAtTwoLinesIsTwoSites) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    // Three kernels, each waited for by one fence (one of Kokkos' own, by
+    // its name: hidden): at line a (0.1 s, from
+    // the first caller), at line b (0.05 s), at line a again (0.03 s, from
+    // the second caller).
+    const auto k1 = s.launch("user::k1", 1.0, 1.000001);
+    s.ran(k1, 7, 1.00001, 1.1);
+    first_caller(s, 1.00002, 1.1);
+    const auto k2 = s.launch("user::k2", 1.2, 1.200001);
+    s.ran(k2, 7, 1.20001, 1.25);
+    fence_at_b(s, 1.20002, 1.25);
+    const auto k3 = s.launch("user::k3", 1.3, 1.300001);
+    s.ran(k3, 7, 1.30001, 1.33);
+    second_caller(s, 1.30002, 1.33);
+    s.at(1.4);
+    const addscope::WaitsSnapshot w = s.done();
+    std::vector<const addscope::SiteStats*> rows;
+    for (const auto& st : w.sites)
+      if (st.site == "Kokkos::fence: G") rows.push_back(&st);
+    if (!sites) {
+      ASSERT_EQ(rows.size(), 1u);
+      EXPECT_EQ(rows[0]->hidden_calls, 3u);
+      continue;
+    }
+    ASSERT_EQ(rows.size(), 2u);
+    // Longest first: line a's two waits (0.13 s), then line b's.
+    EXPECT_EQ(rows[0]->hidden_calls, 2u);
+    EXPECT_EQ(rows[1]->hidden_calls, 1u);
+    EXPECT_NEAR(rows[0]->wait_hidden_s, 0.13, 1e-3);
+    EXPECT_NEAR(rows[1]->wait_hidden_s, 0.05, 1e-3);
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(rows[0]->code.line, g_line_a) << site_text(rows[0]->code);
+    EXPECT_EQ(rows[1]->code.line, g_line_b) << site_text(rows[1]->code);
+    // In the text, each row's longest call is its own line's.
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    const std::string t = os.str();
+    const std::string a = "test_waits_sites.cpp:" + std::to_string(g_line_a);
+    const std::string b = "test_waits_sites.cpp:" + std::to_string(g_line_b);
+    // The rows end in their line; their longest call's line leads with it.
+    const std::size_t row_a = t.find(a + " (fence_at_a)\n");
+    const std::size_t row_b = t.find(b + " (fence_at_b)\n");
+    ASSERT_NE(row_a, std::string::npos) << t;
+    ASSERT_NE(row_b, std::string::npos) << t;
+    EXPECT_LT(row_a, row_b) << t;
+    const std::size_t longest_a = t.find(a + " (fence_at_a) `", row_a);
+    EXPECT_LT(longest_a, row_b) << t;
+    EXPECT_NE(t.find(b + " (fence_at_b) `", row_b), std::string::npos) << t;
+#else
+    EXPECT_TRUE(rows[0]->code.known());
+#endif
+  }
 }

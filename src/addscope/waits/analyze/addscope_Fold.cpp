@@ -94,8 +94,15 @@ void Fold::call(LiveCall& lc) {
   wait = std::min(wait, dur);
   const WaitClass cls = wait > 0 ? classify(lc) : WaitClass::None;
   const std::uint32_t st = lc.site ? lc.site : lc.what;
-  ledger_.add_call({lc.kind, st, lc.regions}, names_[st], names_[lc.regions],
-                   lc.thread, dur, cls, wait, lc.stack);
+  // A call site is a call at a line: a call that lasted long enough to take
+  // its stack is at its line. A launch's stack, taken at its kernel's first
+  // launch, places the kernel (launched_at), not the launch call, unless it
+  // waited.
+  const bool launch =
+      lc.kind == CallKind::Launch || lc.kind == CallKind::HostKernel;
+  const std::uint32_t at = launch && wait <= 0 ? 0 : lc.stack;
+  ledger_.add_call({lc.kind, st, lc.regions, at}, names_[st],
+                   names_[lc.regions], lc.thread, dur, cls, wait);
   if (wait > 0) {
     ledger_.count_wait(cls, wait, lc.thread);
     for (const auto& s : merged)

@@ -17,7 +17,7 @@ bool same_shape(const LaunchShape& a, const LaunchShape& b) {
 }
 // The keys of the "(other ...)" entries past a cap.
 constexpr std::uint32_t kOtherKernels = 0xffffffffu;
-constexpr std::uint64_t kOtherSites = ~std::uint64_t(0);
+const Ledger::SiteKey kOtherSites{CallKind::Step, ~0u, ~0u, ~0u};
 constexpr std::uint64_t kOtherStreams = ~std::uint64_t(0);
 constexpr std::uint32_t kOtherThreads = 0xffffffffu;
 }  // namespace
@@ -26,13 +26,10 @@ Ledger::Ledger(Limits limits) : limits_(limits) {}
 
 void Ledger::add_call(const SiteKey& key, const std::string& site,
                       const std::string& regions, std::uint32_t thread,
-                      double duration_s, WaitClass cls, double wait_s,
-                      std::uint32_t stack) {
+                      double duration_s, WaitClass cls, double wait_s) {
   ++totals_.calls;
-  const std::uint64_t k = (std::uint64_t(key.kind) << 56) ^
-                          (std::uint64_t(key.site) << 28) ^ key.regions;
-  SiteStats* found = last_site_ && k == last_site_key_ ? last_site_ : nullptr;
-  if (!found) found = &site_entry(k, key, site, regions);
+  SiteStats* found = last_site_ && key == last_site_key_ ? last_site_ : nullptr;
+  if (!found) found = &site_entry(key, site, regions);
   // The same counts whether the entry was the last one used or not.
   SiteStats& s = *found;
   ++s.calls;
@@ -45,15 +42,26 @@ void Ledger::add_call(const SiteKey& key, const std::string& site,
     s.wait_explicit_s += wait_s;
     ++s.explicit_calls;
   }
-  if (stack != 0 && (s.stack == 0 || wait_s > s.max_wait_s)) s.stack = stack;
   s.max_wait_s = std::max(s.max_wait_s, wait_s);
   ++this->thread(thread).calls;
 }
 
-SiteStats& Ledger::site_entry(std::uint64_t k, const SiteKey& key,
-                              const std::string& site,
+void Ledger::merge_site(SiteStats& into, const SiteStats& from) {
+  into.calls += from.calls;
+  into.duration_s += from.duration_s;
+  into.wait_hidden_s += from.wait_hidden_s;
+  into.wait_explicit_s += from.wait_explicit_s;
+  into.hidden_calls += from.hidden_calls;
+  into.explicit_calls += from.explicit_calls;
+  if (from.max_wait_s > into.max_wait_s) {
+    into.max_wait_s = from.max_wait_s;
+    into.stack = from.stack;
+  }
+}
+
+SiteStats& Ledger::site_entry(const SiteKey& key, const std::string& site,
                               const std::string& regions) {
-  auto it = sites_.find(k);
+  auto it = sites_.find(key);
   if (it == sites_.end() && sites_.size() >= limits_.sites) {
     ++dropped_.sites;
     it = sites_.find(kOtherSites);
@@ -69,11 +77,12 @@ SiteStats& Ledger::site_entry(std::uint64_t k, const SiteKey& key,
     s.kind = key.kind;
     s.site = site;
     s.regions = regions;
-    it = sites_.emplace(k, std::move(s)).first;
+    s.stack = key.stack;
+    it = sites_.emplace(key, std::move(s)).first;
   }
   SiteStats& s = it->second;
-  if (it->first == k) {
-    last_site_key_ = k;
+  if (it->first == key) {
+    last_site_key_ = key;
     last_site_ = &s;
   }
   return s;
@@ -277,14 +286,19 @@ std::vector<KernelStats> Ledger::kernels() const {
 std::vector<SiteStats> Ledger::sites() const {
   std::vector<SiteStats> v;
   for (const auto& kv : sites_) v.push_back(kv.second);
+  sort_sites(v);
+  return v;
+}
+
+void Ledger::sort_sites(std::vector<SiteStats>& v) {
   std::sort(v.begin(), v.end(), [](const SiteStats& a, const SiteStats& b) {
     const double wa = a.wait_hidden_s + a.wait_explicit_s;
     const double wb = b.wait_hidden_s + b.wait_explicit_s;
     if (wa != wb) return wa > wb;
     if (a.duration_s != b.duration_s) return a.duration_s > b.duration_s;
-    return a.site < b.site;
+    if (a.site != b.site) return a.site < b.site;
+    return a.stack < b.stack;
   });
-  return v;
 }
 
 std::vector<StreamStats> Ledger::streams() const {

@@ -65,8 +65,8 @@ struct SiteStats {
   double wait_hidden_s = 0, wait_explicit_s = 0;
   std::uint64_t hidden_calls = 0, explicit_calls = 0;  ///< calls that waited
   double max_wait_s = 0;
-  /// Where in the program's code its longest wait happened (stack id, see
-  /// CallRecord::stack), resolved into `code`.
+  /// Where in the program's code it is (stack id, see CallRecord::stack;
+  /// 0: not known), resolved into `code`.
   std::uint32_t stack = 0;
   CodeSite code;
 };
@@ -119,16 +119,31 @@ class Ledger {
   using Limits = LedgerLimits;
   explicit Ledger(Limits limits = Limits());
 
+  /// A call site: what the call was, inside which regions, and where in
+  /// the program (one row per line of code: the same call made at two
+  /// lines is two sites).
   struct SiteKey {
     CallKind kind;
-    std::uint32_t site;     ///< name id of the site
-    std::uint32_t regions;  ///< name id of the region path
+    std::uint32_t site;       ///< name id of the site
+    std::uint32_t regions;    ///< name id of the region path
+    std::uint32_t stack = 0;  ///< where (a stack id; 0: not known)
+    bool operator==(const SiteKey& o) const {
+      return kind == o.kind && site == o.site && regions == o.regions &&
+             stack == o.stack;
+    }
+  };
+  struct SiteKeyHash {
+    std::size_t operator()(const SiteKey& k) const {
+      return std::hash<std::uint64_t>()(
+          ((std::uint64_t(k.kind) << 56) ^ (std::uint64_t(k.site) << 28) ^
+           k.regions) +
+          std::uint64_t(k.stack) * 0x9e3779b97f4a7c15ull);
+    }
   };
   /// A finished host call (names are copied only when first seen).
   void add_call(const SiteKey& key, const std::string& site,
                 const std::string& regions, std::uint32_t thread,
-                double duration_s, WaitClass cls, double wait_s,
-                std::uint32_t stack = 0);
+                double duration_s, WaitClass cls, double wait_s);
   /// A finished call waited `wait_s`.
   void count_wait(WaitClass cls, double wait_s, std::uint32_t thread);
   /// Would a wait this long be kept with its details?
@@ -159,6 +174,11 @@ class Ledger {
   std::vector<KernelStats> kernels() const;
   /// By wait, then duration, longest first.
   std::vector<SiteStats> sites() const;
+  /// Sorts `v` as sites() does.
+  static void sort_sites(std::vector<SiteStats>& v);
+  /// Adds site `from`'s calls to `into` (the same call at the same line,
+  /// reached by two stacks); `into` keeps the stack of the longer wait.
+  static void merge_site(SiteStats& into, const SiteStats& from);
   std::vector<StreamStats> streams() const;
   std::vector<ThreadStats> threads() const;
   const LedgerDropped& dropped() const { return dropped_; }
@@ -167,12 +187,12 @@ class Ledger {
   KernelStats& kernel(std::uint32_t id, const std::string& name,
                       const std::string& raw);
   ThreadStats& thread(std::uint32_t thread);
-  SiteStats& site_entry(std::uint64_t k, const SiteKey& key,
-                        const std::string& site, const std::string& regions);
+  SiteStats& site_entry(const SiteKey& key, const std::string& site,
+                        const std::string& regions);
   LedgerDropped dropped_;
   // The entries used last (programs repeat them): found without a hash.
   // Entries of an unordered_map do not move.
-  std::uint64_t last_site_key_ = ~std::uint64_t(0);
+  SiteKey last_site_key_{CallKind::Step, ~0u, ~0u, ~0u};
   SiteStats* last_site_ = nullptr;
   std::uint32_t last_thread_id_ = 0;
   ThreadStats* last_thread_ = nullptr;
@@ -183,7 +203,7 @@ class Ledger {
   std::vector<CallRecord> top_;  // min-heap on wait_s while filling
   std::deque<CallRecord> recent_;
   std::unordered_map<std::uint32_t, KernelStats> kernels_;
-  std::unordered_map<std::uint64_t, SiteStats> sites_;
+  std::unordered_map<SiteKey, SiteStats, SiteKeyHash> sites_;
   std::unordered_map<std::uint64_t, StreamStats> streams_;
   std::unordered_map<std::uint32_t, ThreadStats> threads_;
 };

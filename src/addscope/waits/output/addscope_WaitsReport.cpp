@@ -132,7 +132,8 @@ std::string where_line(const CallRecord& c) {
 }
 
 bool same_site(const SiteStats& s, const CallRecord& c) {
-  return s.kind == c.kind && s.site == c.site && s.regions == c.regions;
+  return s.kind == c.kind && s.site == c.site && s.regions == c.regions &&
+         s.code == c.code;
 }
 
 void write_sites(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,

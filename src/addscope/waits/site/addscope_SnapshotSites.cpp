@@ -1,5 +1,10 @@
 #include "addscope/waits/site/addscope_SnapshotSites.hpp"
 
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
 namespace addscope {
 namespace Impl {
 
@@ -12,6 +17,31 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   };
   for (CallRecord& c : w.waits) c.code = code(c.stack);
   for (SiteStats& s : w.sites) s.code = code(s.stack);
+  // One row per call at a line: the same line reached by two stacks (two
+  // callers of one function, an interpreter's frames) is one site.
+  std::map<std::tuple<int, std::string, std::string, std::string>, std::size_t>
+      seen;
+  std::vector<SiteStats> merged;
+  merged.reserve(w.sites.size());
+  for (SiteStats& s : w.sites) {
+    if (!s.code.known()) {
+      merged.push_back(std::move(s));
+      continue;
+    }
+    const std::string where = s.code.file + ":" + std::to_string(s.code.line) +
+                              ":" + s.code.module + "+" +
+                              std::to_string(s.code.offset);
+    const auto key = std::make_tuple(int(s.kind), s.site, s.regions, where);
+    auto it = seen.find(key);
+    if (it == seen.end()) {
+      seen.emplace(key, merged.size());
+      merged.push_back(std::move(s));
+    } else {
+      Ledger::merge_site(merged[it->second], s);
+    }
+  }
+  if (merged.size() != w.sites.size()) Ledger::sort_sites(merged);
+  w.sites = std::move(merged);
   for (KernelStats& k : w.kernels) k.launched_at = code(k.launch_stack);
 }
 

@@ -1,7 +1,8 @@
 // addscope — the snapshot's stacks resolved into the program's own lines:
-// each kept wait, each call site's longest wait, each kernel's first launch
-// (CallRecord::code, SiteStats::code, KernelStats::launched_at). Run when a
-// report is made, under the analyzer's lock (the stack table is its).
+// each kept wait, each call site, each kernel's first launch
+// (CallRecord::code, SiteStats::code, KernelStats::launched_at); call sites
+// at one line merged into one. Run when a report is made, under the
+// analyzer's lock (the stack table is its).
 #ifndef ADDSCOPE_WAITS_SITE_SNAPSHOTSITES_HPP
 #define ADDSCOPE_WAITS_SITE_SNAPSHOTSITES_HPP
 
