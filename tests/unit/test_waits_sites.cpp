@@ -458,3 +458,66 @@ TEST(WaitsSites, OneCallAtTwoLinesIsTwoSites) {
 #endif
   }
 }
+
+// A kernel launched by CUDA directly (numba, CuPy, PyTorch, <<<...>>>): its
+// first launch on a thread takes the program's line, named by the kernel's
+// symbol, which the device's record of it carries.
+namespace {
+int g_cuda_launch_line = 0;
+const char kSymbol[] = "_Z3addPKfS0_Pfx";
+__attribute__((noinline)) void program_launches_cuda(WaitsSim& s,
+                                                     std::uint32_t corr) {
+  addscope::Impl::LaunchBegin l;
+  l.correlation = corr;
+  l.symbol = kSymbol;
+  g_cuda_launch_line = __LINE__ + 1;
+  s.t->on_launch(l);
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    s.at(1.0);
+    program_launches_cuda(s, 1);
+    s.at(1.0001);
+    program_launches_cuda(s, 2);
+    s.block(SyncApi::Memcpy, 1.0002, 1.5, -1, 4, 3);
+    std::vector<addscope::Impl::DeviceKernelRecord> v(2);
+    for (std::uint32_t i = 0; i < 2; ++i) {
+      auto& r = v[i];
+      r.correlation = i + 1;
+      r.stream = 7;
+      r.start_s = 1.00005 + i * 0.25;
+      r.end_s = r.start_s + 0.249;
+      r.shape.grid[0] = r.shape.block[0] = 1;
+      r.shape.grid[1] = r.shape.grid[2] = 1;
+      r.shape.block[1] = r.shape.block[2] = 1;
+      r.name = kSymbol;
+    }
+    s.t->on_device_kernels(v);
+    s.at(1.6);
+    const addscope::WaitsSnapshot w = s.done();
+    ASSERT_EQ(w.kernels.size(), 1u);
+    const CodeSite& k = w.kernels[0].launched_at;
+    if (!sites) {
+      EXPECT_FALSE(k.known()) << site_text(k);
+      continue;
+    }
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(k.line, g_cuda_launch_line) << site_text(k);
+    EXPECT_EQ(k.function, "program_launches_cuda");
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    const std::string at = "launched at unit/test_waits_sites.cpp:" +
+                           std::to_string(g_cuda_launch_line);
+    EXPECT_NE(os.str().find(at), std::string::npos) << os.str();
+#else
+    EXPECT_TRUE(k.known());
+#endif
+  }
+}

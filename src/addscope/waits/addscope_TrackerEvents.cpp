@@ -225,13 +225,32 @@ void SyncTracker::instant(CallKind kind, std::string_view label,
 
 void SyncTracker::on_launch(const Impl::LaunchBegin& l) {
   Parts& p = *p_;
-  record(p.logs, p, no_names, [&](EventRecord& r) {
-    r.kind = EventKind::Launch;
-    r.correlation = l.correlation;
-    r.device = l.device;
-    r.stream = l.stream;
-    r.flags = l.stream_known ? EventRecord::kStreamKnown : 0;
-  });
+  ThreadLog* log = p.logs.this_thread();
+  if (!log) return;
+  log->begin();
+  const double t = p.now();
+  // A kernel's first launch on this thread outside Kokkos' calls (Kokkos'
+  // own launches take theirs at kernel_begin): where the program launched
+  // it, named by the kernel's symbol.
+  std::uint32_t named = 0;
+  if (p.opt.sites && l.symbol && *l.symbol && log->open_calls() == 0) {
+    const std::uint32_t slot = log->name(l.symbol);
+    if (log->first_use(slot)) {
+      capture_site(*log, t);
+      named = slot;
+    }
+  }
+  if (EventRecord* r = log->reserve()) {
+    r->kind = EventKind::Launch;
+    r->name = named;
+    r->correlation = l.correlation;
+    r->device = l.device;
+    r->stream = l.stream;
+    r->flags = l.stream_known ? EventRecord::kStreamKnown : 0;
+    r->t = t;
+    log->commit(t);
+  }
+  log->end();
 }
 
 void SyncTracker::on_launch_failed(std::uint32_t correlation) {

@@ -101,6 +101,9 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
         rp.mode.async_seen = true;
       break;
     case EventKind::Launch: {
+      // A kernel's first launch outside Kokkos: its symbol and its line.
+      const std::uint32_t stack = log.take_stack(r.t);
+      if (r.name && stack) rp.launch_site(id(r.name), stack);
       LaunchBegin l;
       l.correlation = r.correlation;
       l.stream_known = r.flags & EventRecord::kStreamKnown;

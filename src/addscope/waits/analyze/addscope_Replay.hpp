@@ -79,6 +79,11 @@ class Replay {
                std::uint32_t space, std::uint64_t bytes);
   void launch(std::uint32_t thread, double t, const LaunchBegin& l);
   void launch_failed(std::uint32_t correlation);
+  /// Kernel `name` (its raw name) was first launched at `stack` (a CUDA
+  /// launch outside Kokkos; the first one kept).
+  void launch_site(std::uint32_t name, std::uint32_t stack) {
+    if (launch_stacks_.size() < lim_.names) launch_stacks_.emplace(name, stack);
+  }
   void slow_launch(std::uint32_t thread, double begin_s, double end_s,
                    std::uint64_t own_id = 0, std::uint32_t correlation = 0,
                    std::uint32_t stack = 0);

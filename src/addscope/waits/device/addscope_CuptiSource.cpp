@@ -562,6 +562,7 @@ class CuptiSource final : public DeviceSource {
       case ApiCallKind::Launch: {
         LaunchBegin l;
         l.correlation = cd->correlationId;
+        l.symbol = cd->symbolName;
         if (self->mode_ == CuptiMode::Callbacks) {
           // No kernel record will say which stream: its launch does.
           l.device = self->device_id(cd->context);

@@ -47,6 +47,10 @@ struct DeviceCopyRecord {
 /// A kernel launch as it begins, on the launching thread.
 struct LaunchBegin {
   std::uint32_t correlation = 0;
+  /// The kernel's name as the API names it (CUPTI's symbolName; valid
+  /// during the call only; null when not known): its first launch on a
+  /// thread takes the program's line.
+  const char* symbol = nullptr;
   /// The stream it goes to, when the source reads it (callbacks-only mode:
   /// no kernel record will say).
   bool stream_known = false;

@@ -17,7 +17,9 @@
 //   Instant          sub = CallKind (Alloc, Dealloc), name = label, site =
 //                    space (name slot), u64 = bytes
 //   DeviceSeen       exec_kind
-//   Launch           correlation, device, stream, flags kStreamKnown
+//   Launch           correlation, device, stream, flags kStreamKnown;
+//                    name = the kernel's symbol at its first launch on the
+//                    thread (its Stack record before it; else 0)
 //   LaunchFailed     correlation
 //   SlowLaunch       t = its end, u64 = its begin (bits of a double), id (its
 //                    own call), correlation (the launch's)
