@@ -24,6 +24,9 @@ echo "run rc=$rc in $((SECONDS - t1)) s"
 for fw in torch cupy numba; do
   cp "$run/classes/$fw.err" "$OUT/$fw.report.txt" 2>/dev/null
 done
+for c in seed_numba seed_cupy seed_cuda torch_sleep; do
+  cp "$run/injection/$c.err" "$OUT/$c.report.txt" 2>/dev/null
+done
 tar czf "$OUT/run_logs.tgz" -C "$run" . 2>/dev/null
 grep -E "PASS|FAIL|rc=|^-- " "$OUT/run.log" | tail -60
 exit $rc

@@ -28,6 +28,9 @@ For each case, the longest wait of the run:
     on the H200), at least 80% of the kernel's device time, and at most
     the read the program timed itself (and at least 80% of it);
   * waited for the case's kernel, launched as 1 x 1 and flagged starved;
+  * where the tool names lines (its JSON has `code`, `launched_at`): is at
+    the program's line of the read (SITES) and its kernel at the line of
+    its first launch (LAUNCH_SITES);
 and the run: device mode (CUPTI records), the report saying it saw a CUDA
 program without Kokkos, every launch with its device record, the starved
 list naming the kernel as 1 x 1, no "nothing to report" line.
@@ -67,11 +70,23 @@ CASES = {
 }
 
 
-# Where the read is in the program's own code, for programs built with -g
-# (the tool's `code` of the wait): file (regex) and line. Python lines are
-# not read yet: no entry.
+# Where the read is in the program's own code (the tool's `code` of the
+# wait; C++ built with -g): file (regex) and line.
 SITES = {
     "seed_cuda": (r"(^|/)seed_cuda\.cpp$", 134),
+    "seed_numba": (r"(^|/)seed_numba\.py$", 39),
+    "seed_cupy": (r"(^|/)seed_cupy\.py$", 34),
+    "torch_sleep": (r"(^|/)torch_sleep\.py$", 37),
+}
+# Where the kernel waited for was first launched (its `launched_at` in
+# kernels[]): the C++ seed and torch_sleep launch it once before the
+# launch they time (to load its module), and the tool places a kernel by
+# its first launch on a thread.
+LAUNCH_SITES = {
+    "seed_cuda": (r"(^|/)seed_cuda\.cpp$", 127),
+    "seed_numba": (r"(^|/)seed_numba\.py$", 37),
+    "seed_cupy": (r"(^|/)seed_cupy\.py$", 32),
+    "torch_sleep": (r"(^|/)torch_sleep\.py$", 25),
 }
 
 
@@ -202,6 +217,14 @@ def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
         need(wait_s >= 0.8 * dev,
              f"waited {wait_s:.4f} s, under 80% of the kernel's "
              f"{dev:.4f} s")
+        if case in LAUNCH_SITES and "launched_at" in kernel:
+            file_re, line = LAUNCH_SITES[case]
+            at = kernel.get("launched_at") or {}
+            need(re.search(file_re, at.get("file") or "") is not None and
+                 at.get("line") == line,
+                 f"{kname!r} was launched at {at.get('file')!r}:"
+                 f"{at.get('line')!r}, not the program's line {line} "
+                 f"({file_re})")
     need(any(s.get("kernel") == kname and s.get("shape") == "1 x 1"
              for s in j.get("starved") or []),
          f"starved[] does not list {kname!r} as 1 x 1")
@@ -289,6 +312,30 @@ def self_test():
     broken("the C++ read at no line",
            lambda j: (as_cpp(j), wait(j).update(code=None)),
            "not the program's line", case="seed_cuda", o=cpp_out)
+
+    # numba's seed named at its lines: the read (39), the launch (37).
+    def with_lines(j):
+        wait(j)["code"] = {"file": "/w/cuda_programs/seed_numba.py",
+                           "line": 39, "language": "python"}
+        j["kernels"][0]["launched_at"] = {
+            "file": "/w/cuda_programs/seed_numba.py", "line": 37,
+            "language": "python"}
+    lines = json.loads(json.dumps(good))
+    with_lines(lines)
+    if check("seed_numba", lines, err, out):
+        print("self-test: FAIL: a good run with lines fails:",
+              check("seed_numba", lines, err, out))
+        failures += 1
+    broken("the Python read at another line",
+           lambda j: (with_lines(j), wait(j)["code"].update(line=37)),
+           "not the program's line 39")
+    broken("the launch at another line",
+           lambda j: (with_lines(j),
+                      j["kernels"][0]["launched_at"].update(line=39)),
+           "not the program's line 37")
+    broken("the launch at no line",
+           lambda j: (with_lines(j), j["kernels"][0].update(launched_at=None)),
+           "not the program's line 37")
 
     broken("kokkos-only mode", lambda j: j.update(mode="kokkos-only"), "mode")
     broken("seen as a Kokkos program",

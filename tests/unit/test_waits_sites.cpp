@@ -245,6 +245,17 @@ TEST(WaitsSites, AWaitAndTheKernelItWaitedForAreAtTheProgramsLines) {
     EXPECT_NE(c.code.file.find("test_waits_sites.cpp"), std::string::npos);
     EXPECT_EQ(k.line, g_launch_line) << site_text(k);
     EXPECT_EQ(k.function, "program_launches");
+    // Launched once: "launched at" its line, no "first".
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    EXPECT_NE(
+        os.str().find("for user::k, launched at unit/test_waits_sites.cpp:" +
+                      std::to_string(g_launch_line) +
+                      " (program_launches) as 1 x 1"),
+        std::string::npos)
+        << os.str();
+    EXPECT_EQ(os.str().find("first at"), std::string::npos) << os.str();
+    EXPECT_EQ(os.str().find("first launched"), std::string::npos) << os.str();
     for (const auto& st : w.sites) {
       if (st.site == "Kokkos::fence: G")
         EXPECT_EQ(st.code.line, g_fence_line) << site_text(st.code);
@@ -513,8 +524,10 @@ TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
     EXPECT_EQ(k.function, "program_launches_cuda");
     std::ostringstream os;
     addscope::write_waits_report(os, w);
-    const std::string at = "launched at unit/test_waits_sites.cpp:" +
-                           std::to_string(g_cuda_launch_line);
+    // Launched twice: placed by its first launch, and says so.
+    const std::string at =
+        "launched as 1 x 1, first at unit/test_waits_sites.cpp:" +
+        std::to_string(g_cuda_launch_line);
     EXPECT_NE(os.str().find(at), std::string::npos) << os.str();
 #else
     EXPECT_TRUE(k.known());

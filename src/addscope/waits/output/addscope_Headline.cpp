@@ -67,12 +67,16 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
   for (std::size_t i = 0; i < starved.size() && i < kMaxStarved; ++i) {
     const KernelStats& k = *starved[i].first;
     const ShapeVerdict& v = starved[i].second;
-    std::string l = site_prefix(k.launched_at) + k.name + " ran as " +
-                    shape_short(v.stats.shape) + " for " +
-                    format_seconds(v.stats.device_s) + ", " +
-                    thousands(v.occupancy.threads_in_flight) + " of the " +
-                    thousands(v.occupancy.resident_threads) +
-                    " threads the device holds at once";
+    // Its line: the first launch's (the one that took a stack).
+    const bool again = std::max(k.calls, k.launches) > 1;
+    std::string l =
+        (again && k.launched_at.known() ? "first launched at " : "") +
+        site_prefix(k.launched_at) + k.name + " ran as " +
+        shape_short(v.stats.shape) + " for " +
+        format_seconds(v.stats.device_s) + ", " +
+        thousands(v.occupancy.threads_in_flight) + " of the " +
+        thousands(v.occupancy.resident_threads) +
+        " threads the device holds at once";
     const LaunchShape fill = filling_launch(*v.device, v.stats.shape);
     if (fill.known())
       l += ": launched as " + shape_short(fill) + " it would keep all " +

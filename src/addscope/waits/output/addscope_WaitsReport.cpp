@@ -69,18 +69,24 @@ Analysis analyze(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
 }
 
 // "launched at main.cpp:20 (main) as 1 x 1 (starved)" for the kernel a call
-// waited for.
+// waited for; a kernel launched more than once is placed by its first
+// launch only (the one that took a stack): "launched as 1 x 1 (starved),
+// first at main.cpp:12 (main)".
 std::string launch_note(const Analysis& a, const WaitShare& s) {
   const KernelView* v = a.find(s.kernel_raw);
   if (!v) return "";
   const std::string at = site_text(v->k->launched_at);
-  if (v->shapes.empty()) return at.empty() ? "" : "launched at " + at;
+  const bool again = std::max(v->k->calls, v->k->launches) > 1;
+  if (v->shapes.empty())
+    return at.empty() ? ""
+                      : (again ? "first launched at " : "launched at ") + at;
   const ShapeVerdict& d = v->shapes.front();
-  std::string n = "launched " + (at.empty() ? "" : "at " + at + " ") + "as " +
-                  shape_short(d.stats.shape);
+  std::string n = "launched " + (at.empty() || again ? "" : "at " + at + " ") +
+                  "as " + shape_short(d.stats.shape);
   if (v->shapes.size() > 1 || v->k->other_shapes.launches > 0)
     n += " and other shapes";
   if (d.starved) n += " (starved)";
+  if (!at.empty() && again) n += ", first at " + at;
   return n;
 }
 
