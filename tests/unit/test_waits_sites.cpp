@@ -71,19 +71,26 @@ TEST(WaitsSites, ForeignSourcesAreKokkosTheStandardLibraryAndTheTool) {
         "/p/include/desul/atomics/Lock_Array.hpp",
         "/usr/include/c++/12/bits/std_function.h",
         "/opt/gcc/include/c++/13/functional",
-        "/w/addscope/src/addscope/waits/tool/addscope_ToolCallbacks.cpp"})
+        "/w/addscope/src/addscope/waits/tool/addscope_ToolCallbacks.cpp",
+        "/usr/local/cuda/targets/x86_64-linux/include/crt/device_functions.h",
+        "crt/host_runtime.h", "/usr/local/cuda/include/cuda_runtime.h",
+        "/tmp/tmpxft_000017e7_00000000-6_seed_cuda.cudafe1.stub.c"})
     EXPECT_TRUE(is_foreign_source(f)) << f;
   for (const char* f : {"/home/u/app/main.cpp", "solver/step.cpp", "",
-                        "/home/u/kokkos_app/main.cpp"})
+                        "/home/u/kokkos_app/main.cpp", "/home/u/crt.cpp",
+                        "/home/u/cuda_app/seed.cu"})
     EXPECT_FALSE(is_foreign_source(f)) << f;
 }
 
 TEST(WaitsSites, ForeignFunctionsAreTheCudaRuntimesAndKokkos) {
-  for (const char* f : {"cudaMemcpy", "cudaStreamSynchronize", "cuLaunchKernel",
-                        "cuMemcpyDtoH_v2", "cudart::cudaApiMemcpy",
-                        "__cudart1042", "Kokkos::Impl::cuda_device_synchronize",
-                        "void Kokkos::parallel_for<Kokkos::RangePolicy<>, F>",
-                        "KokkosBlas::axpby", "desul::Impl::init_lock_arrays"})
+  for (const char* f :
+       {"cudaMemcpy", "cudaStreamSynchronize", "cuLaunchKernel",
+        "cuMemcpyDtoH_v2", "cudart::cudaApiMemcpy", "__cudart1042",
+        "Kokkos::Impl::cuda_device_synchronize",
+        "void Kokkos::parallel_for<Kokkos::RangePolicy<>, F>",
+        "KokkosBlas::axpby", "desul::Impl::init_lock_arrays",
+        "__cudaLaunchKernel_helper", "__cudaPushCallConfiguration",
+        "__device_stub__Z3addPKfS0_Pfx"})
     EXPECT_TRUE(addscope::Impl::is_foreign_function(f)) << f;
   for (const char* f : {"main", "cuda_helpers::run", "custom", "cub", "step",
                         "void solver::step<double>", "kokkos_app_main", ""})
@@ -113,6 +120,18 @@ TEST(WaitsSites, TheInnermostFrameOfTheProgramsOwnIsChosen) {
       frame("/t/libaddscope_waits.so", "", 0, ""),
       frame("/usr/lib/libc.so.6", "", 0, "__libc_start_main")};
   EXPECT_EQ(choose_program_frame(none), -1);
+  // A <<<...>>> launch: CUDA's header, nvcc's stub, then its wrapper (the
+  // kernel's name at its definition line), then the launch in main.
+  const std::vector<SourceFrame> cuda = {
+      frame("/app/seed",
+            "/usr/local/cuda/targets/x86_64-linux/include/crt/"
+            "device_functions.h",
+            2963, "__cudaLaunchKernel_helper"),
+      frame("/app/seed", "/tmp/tmpxft_17e7-6_seed.cudafe1.stub.c", 13,
+            "__device_stub__Z3addPKfS0_Pfx"),
+      frame("/app/seed", "/src/seed.cu", 26, "add"),
+      frame("/app/seed", "/src/seed.cu", 127, "main")};
+  EXPECT_EQ(choose_program_frame(cuda), 3);
   // A stripped program: its module alone makes it the program's.
   const std::vector<SourceFrame> stripped = {
       frame("/k/libkokkoscore.so", "", 0, ""), frame("/app/solver", "", 0, "")};

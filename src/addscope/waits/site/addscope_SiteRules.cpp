@@ -65,6 +65,11 @@ bool is_foreign_source(std::string_view file) {
   // Kokkos_Parallel.hpp, KokkosExp_MDRangePolicy.hpp, KokkosBlas1_axpby.hpp,
   // KokkosKernels_Handle.hpp, Kokkos_Core.cpp ...
   if (starts_with(name, "Kokkos")) return true;
+  // The CUDA toolkit's headers (a <<<...>>> launch runs through
+  // crt/device_functions.h) and what nvcc generates (x.cudafe1.stub.c).
+  if (contains(file, "/crt/") || starts_with(file, "crt/") ||
+      starts_with(name, "cuda_runtime") || contains(name, ".cudafe1."))
+    return true;
   return contains(file, "/desul/") || contains(file, "/mdspan/") ||
          contains(file, "/__p0009_bits/") || contains(file, "/include/c++/") ||
          starts_with(file, "/usr/include/") ||
@@ -77,11 +82,13 @@ bool is_foreign_function(std::string_view function) {
   std::string_view name = function.substr(0, function.find_first_of("<("));
   const std::size_t space = name.rfind(' ');
   if (space != std::string_view::npos) name = name.substr(space + 1);
-  if (starts_with(name, "cudart::") || starts_with(name, "__cudart") ||
-      starts_with(name, "Kokkos::") || starts_with(name, "KokkosBlas") ||
-      starts_with(name, "KokkosSparse") || starts_with(name, "KokkosKernels") ||
-      starts_with(name, "KokkosGraph") || starts_with(name, "KokkosBatched") ||
-      starts_with(name, "desul::"))
+  // nvcc's launch code: __cudaLaunchKernel_helper, __cudaPushCall...,
+  // __device_stub__Z3addPKfS0_Pfx.
+  if (starts_with(name, "cudart::") || starts_with(name, "__cuda") ||
+      starts_with(name, "__device_stub__") || starts_with(name, "Kokkos::") ||
+      starts_with(name, "KokkosBlas") || starts_with(name, "KokkosSparse") ||
+      starts_with(name, "KokkosKernels") || starts_with(name, "KokkosGraph") ||
+      starts_with(name, "KokkosBatched") || starts_with(name, "desul::"))
     return true;
   // cudaMemcpy, cudaStreamSynchronize, cuLaunchKernel, cuMemcpyDtoH_v2
   const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
@@ -93,6 +100,12 @@ bool is_foreign_function(std::string_view function) {
 int choose_program_frame(const std::vector<SourceFrame>& innermost_first) {
   for (std::size_t i = 0; i < innermost_first.size(); ++i) {
     const SourceFrame& f = innermost_first[i];
+    // A __global__ function's host side, nvcc's wrapper around its stub,
+    // carries the kernel's own name and definition line: the launch is the
+    // frame outside it.
+    if (i > 0 &&
+        starts_with(innermost_first[i - 1].function, "__device_stub__"))
+      continue;
     if (!is_foreign_module(f.module) && !is_foreign_source(f.file) &&
         !is_foreign_function(f.function))
       return int(i);
