@@ -26,8 +26,8 @@
 # cuda_programs/same_report.py; the two runs both ways within
 # INJECTION_TIMEOUT, 60 s), and what the injection path costs the CUDA
 # seed's back-to-back launches (--burst) beside what the Kokkos Tools path
-# costs event_overhead's (INJECTION_COST_ROUNDS, INJECTION_COST_LAUNCHES;
-# printed, not judged). Needs python3
+# costs event_overhead's, each with sites on and off (INJECTION_COST_ROUNDS,
+# INJECTION_COST_LAUNCHES; printed, not judged). Needs python3
 # with numba-cuda, CuPy, PyTorch. INJECTION_CASES (default: seed_numba
 # seed_cupy torch_sleep seed_cuda seed_cuda_streams) picks; INJECTION_CUPTI: the libcupti for
 # the Python programs (else libcupti.so.<their CUDA major> is searched: the
@@ -418,20 +418,24 @@ for step in "$@"; do
       # launches; printed, not judged.
       if [[ -x "$B/addscope-test-seed-cuda" && -x "$B/addscope-test-event-overhead" ]]; then
         n="${INJECTION_COST_LAUNCHES:-50000}" tl="$HERE/lib/libaddscope_waits.so"
-        cv=(); cvt=(); kv=(); kvt=()
+        cv=(); cvt=(); cvs=(); kv=(); kvt=(); kvs=()
         for r in $(seq "${INJECTION_COST_ROUNDS:-5}"); do
           cv+=("$("$B/addscope-test-seed-cuda" --burst "$n" 2>>"$D/cost.err" | sed -n 's/.*launches, \([0-9.]*\) us per launch.*/\1/p')")
           cvt+=("$("$W" --load cuda -o "$D/cost_report.txt" -- "$B/addscope-test-seed-cuda" --burst "$n" 2>>"$D/cost.err" | sed -n 's/.*launches, \([0-9.]*\) us per launch.*/\1/p')")
           kv+=("$(env -u KOKKOS_TOOLS_LIBS -u KOKKOS_PROFILE_LIBRARY "$B/addscope-test-event-overhead" 10 "$n" 2>>"$D/cost.err" | awk '$1 == "cost:" && $2 == "burst_launch" { print $3 }')")
           kvt+=("$(env KOKKOS_PROFILE_LIBRARY="$tl" KOKKOS_TOOLS_LIBS="$tl" "$B/addscope-test-event-overhead" 10 "$n" 2>>"$D/cost.err" | awk '$1 == "cost:" && $2 == "burst_launch" { print $3 }')")
+          # The same two with no stack taken, no symbol looked up (sites off).
+          cvs+=("$("$W" --load cuda --sites off -o "$D/cost_report.txt" -- "$B/addscope-test-seed-cuda" --burst "$n" 2>>"$D/cost.err" | sed -n 's/.*launches, \([0-9.]*\) us per launch.*/\1/p')")
+          kvs+=("$(env KOKKOS_PROFILE_LIBRARY="$tl" KOKKOS_TOOLS_LIBS="$tl" ADDSCOPE_WAITS_SITES=off "$B/addscope-test-event-overhead" 10 "$n" 2>>"$D/cost.err" | awk '$1 == "cost:" && $2 == "burst_launch" { print $3 }')")
         done
         med() { printf '%s\n' "$@" | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { if (NR) printf "%.3f", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
         a="$(med "${cv[@]}")" b="$(med "${cvt[@]}")" c="$(med "${kv[@]}")" d="$(med "${kvt[@]}")"
-        if [[ -n "$a" && -n "$b" && -n "$c" && -n "$d" ]]; then
-          awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" -v n="$n" 'BEGIN {
-            printf "SUMMARY injection_cost back-to-back launches (%d): CUDA program %.3f us per launch, %.3f under CUDA injection (%+.3f); Kokkos program %.3f, %.3f through Kokkos Tools (%+.3f)\n", n, a, b, b - a, c, d, d - c }' | tee "$D/injection_cost.check"
+        e="$(med "${cvs[@]}")" f="$(med "${kvs[@]}")"
+        if [[ -n "$a" && -n "$b" && -n "$c" && -n "$d" && -n "$e" && -n "$f" ]]; then
+          awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" -v e="$e" -v f="$f" -v n="$n" 'BEGIN {
+            printf "SUMMARY injection_cost back-to-back launches (%d): CUDA program %.3f us per launch, %.3f under CUDA injection (%+.3f), %.3f with sites off (%+.3f); Kokkos program %.3f, %.3f through Kokkos Tools (%+.3f), %.3f with sites off (%+.3f)\n", n, a, b, b - a, e, e - a, c, d, d - c, f, f - c }' | tee "$D/injection_cost.check"
         else
-          echo "SUMMARY injection_cost  a run printed no time ('$a' '$b' '$c' '$d'; $D/cost.err)  FAIL" | tee "$D/injection_cost.check"; rc=1
+          echo "SUMMARY injection_cost  a run printed no time ('$a' '$b' '$c' '$d' '$e' '$f'; $D/cost.err)  FAIL" | tee "$D/injection_cost.check"; rc=1
         fi
       fi
       grep -h "^SUMMARY" "$D"/*.check 2>/dev/null >"$OUT/injection_summary.txt"
