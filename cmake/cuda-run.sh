@@ -294,12 +294,12 @@ for step in "$@"; do
       done ;;
     classes)
       # Who asked for each synchronization (issue 36): framework_syncs.py's
-      # lines that say how they wait (PyTorch, CuPy, numba; or those in
-      # CLASSES_FRAMEWORKS) under bin/addscope-waits, checked by
-      # cuda_programs/check_classes.py.
+      # lines that say how they wait (PyTorch, CuPy, CuPy from four threads,
+      # numba; or those in CLASSES_FRAMEWORKS) under bin/addscope-waits,
+      # checked by cuda_programs/check_classes.py.
       W="$B/addscope-waits" C="$HERE/cuda_programs" D="$OUT/classes" rc=0
       mkdir -p "$D"
-      for fw in ${CLASSES_FRAMEWORKS:-torch cupy numba}; do
+      for fw in ${CLASSES_FRAMEWORKS:-torch cupy cupy_threads numba}; do
         "$W" --json "$D/$fw.json" -- python3 "$C/framework_syncs.py" "$fw" \
           >"$D/$fw.out" 2>"$D/$fw.err"; wrc=$?
         echo "-- classes $fw: exit $wrc; $(grep -h '^framework_syncs:' "$D/$fw.out")"

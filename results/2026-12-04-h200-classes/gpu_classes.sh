@@ -21,7 +21,7 @@ t1=$SECONDS
 OUT="$run" bash .device/run.sh ${STEPS:-classes injection} >"$OUT/run.log" 2>&1
 rc=$?
 echo "run rc=$rc in $((SECONDS - t1)) s"
-for fw in torch cupy numba; do
+for fw in torch cupy cupy_threads numba; do
   cp "$run/classes/$fw.err" "$OUT/$fw.report.txt" 2>/dev/null
 done
 for c in seed_numba seed_cupy seed_cuda torch_sleep; do

@@ -10,7 +10,8 @@ check_classes.py reads those comments and the tool's JSON.
 Each step gives the device ~20-40 ms of work first (a matrix product, or
 a loop kernel), so that every marked line waits well past the tool's 10 us
 threshold and takes its stack.
-  python3 framework_syncs.py torch|cupy|numba [STEPS]
+  python3 framework_syncs.py torch|cupy|cupy_threads|numba [STEPS]
+(cupy_threads: four threads at once, each on its own stream.)
 Prints "framework_syncs: FRAMEWORK STEPS steps, CHECKSUM" and exits 0.
 """
 import sys
@@ -65,6 +66,41 @@ def with_cupy(steps):
     return total
 
 
+def with_cupy_threads(steps):
+    """Four threads at once, each on a stream of its own: the same marked
+    lines, reached by every thread while the others launch and wait."""
+    import threading
+
+    import cupy as cp
+
+    totals = [0.0] * 4
+    errors = []
+
+    def work(k):
+        try:
+            with cp.cuda.Stream(non_blocking=True) as s:
+                a = cp.random.random((2048, 2048), dtype=cp.float32)
+                b = cp.random.random((2048, 2048), dtype=cp.float32)
+                for step in range(steps):
+                    for _ in range(8):
+                        a = (a @ b) * (1.0 / 2048)
+                    if step % 2 == 0:
+                        s.synchronize()  # waits: explicit
+                        continue
+                    totals[k] += float(cp.asnumpy(a[0, :1])[0])  # waits: hidden
+        except Exception as e:  # reported, not lost in the thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return sum(totals)
+
+
 def with_numba(steps):
     import numpy as np
 
@@ -94,12 +130,12 @@ def with_numba(steps):
 
 
 def main():
-    if len(sys.argv) not in (2, 3) or sys.argv[1] not in (
-            "torch", "cupy", "numba"):
+    run = {"torch": with_torch, "cupy": with_cupy,
+           "cupy_threads": with_cupy_threads, "numba": with_numba}
+    if len(sys.argv) not in (2, 3) or sys.argv[1] not in run:
         sys.stderr.write(__doc__)
         return 2
     steps = int(sys.argv[2]) if len(sys.argv) == 3 else 12
-    run = {"torch": with_torch, "cupy": with_cupy, "numba": with_numba}
     total = run[sys.argv[1]](steps)
     print(f"framework_syncs: {sys.argv[1]} {steps} steps, {total:.6g}")
     return 0
