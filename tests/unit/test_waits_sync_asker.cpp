@@ -37,6 +37,8 @@ std::string module_at(std::uint64_t pc) {
     case 0x3000:
       return "/venv/lib/python3.12/site-packages/cupy/cuda/"
              "stream.cpython-312-x86_64-linux-gnu.so";
+    case 0x4000:
+      return "/usr/bin/python3.12";
     default:
       return std::string();
   }
@@ -68,6 +70,10 @@ TEST(WaitsSyncAsker, FrameworkModulesArePyTorchsLibraries) {
                         "/opt/libmytorch.so", "/torch/lib/x.so"})
     EXPECT_FALSE(is_framework_module(m)) << m;
   EXPECT_FALSE(is_framework_module(module_at(0x3000)));
+  EXPECT_TRUE(addscope::Impl::is_interpreter_module(module_at(0x4000)));
+  EXPECT_TRUE(addscope::Impl::is_interpreter_module(
+      "/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0"));
+  EXPECT_FALSE(addscope::Impl::is_interpreter_module(module_at(0x2000)));
 }
 
 TEST(WaitsSyncAsker, TheFunctionTheLineCalledDecidesThenTheModules) {
@@ -93,6 +99,12 @@ TEST(WaitsSyncAsker, TheFunctionTheLineCalledDecidesThenTheModules) {
   EXPECT_EQ(sync_asker(stack({0x1000, 0x2000}, 0, false), "", module_at),
             SyncAsker::Framework);
   EXPECT_EQ(sync_asker({}, "", module_at), SyncAsker::Unknown);
+  // PyTorch's libraries outside the interpreter's frames are the line's
+  // callers (a hook PyTorch called), not what the line called.
+  EXPECT_EQ(sync_asker(stack({0x1000, 0x3000, 0x4000, 0x2000}), "", module_at),
+            SyncAsker::Unknown);
+  EXPECT_EQ(sync_asker(stack({0x1000, 0x2000, 0x4000}), "", module_at),
+            SyncAsker::Framework);
   EXPECT_EQ(sync_asker(stack({0x2000}), "", nullptr), SyncAsker::Unknown);
 }
 

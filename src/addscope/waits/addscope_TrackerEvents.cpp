@@ -232,8 +232,10 @@ void SyncTracker::on_launch(const Impl::LaunchBegin& l) {
   // A kernel's first launch on this thread outside Kokkos' calls (Kokkos'
   // own launches take theirs at kernel_begin): where the program launched
   // it, named by the kernel's symbol.
+  // The launches after the first cost one table look-up (no name read).
   std::uint32_t named = 0;
-  if (p.opt.sites && l.symbol && *l.symbol && log->open_calls() == 0) {
+  if (p.opt.sites && l.symbol && *l.symbol && log->open_calls() == 0 &&
+      !log->symbol_seen(l.symbol)) {
     const std::uint32_t slot = log->name(l.symbol);
     if (log->first_use(slot)) {
       capture_site(*log, t);

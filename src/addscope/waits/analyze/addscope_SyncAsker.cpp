@@ -30,6 +30,12 @@ bool is_synchronize_function(std::string_view qualname) {
   return true;
 }
 
+bool is_interpreter_module(std::string_view path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
+  return path.rfind("libpython", 0) == 0 || path.rfind("python", 0) == 0;
+}
+
 bool is_framework_module(std::string_view path) {
   const std::size_t slash = path.rfind('/');
   if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
@@ -42,9 +48,14 @@ SyncAsker sync_asker(const std::vector<std::uint64_t>& stack,
     return is_synchronize_function(called) ? SyncAsker::Program
                                            : SyncAsker::Framework;
   if (module_of) {
+    // The native code between the CUDA call and the interpreter: what the
+    // Python line called (frames outside the interpreter's are its callers').
     const std::size_t n = native_depth(stack);
-    for (std::size_t i = 0; i < n; ++i)
-      if (is_framework_module(module_of(stack[i]))) return SyncAsker::Framework;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string m = module_of(stack[i]);
+      if (is_framework_module(m)) return SyncAsker::Framework;
+      if (is_interpreter_module(m)) break;
+    }
   }
   return SyncAsker::Unknown;
 }

@@ -6,7 +6,8 @@
 //      that function is a synchronize (`torch.cuda.synchronize`,
 //      `Event.synchronize`, numba's `cuda.synchronize`), else the
 //      framework's (the package synchronized inside something else);
-//   2. a native frame in PyTorch's libraries (libtorch*, libc10*): the
+//   2. a native frame in PyTorch's libraries (libtorch*, libc10*) inside
+//      the interpreter's (between the CUDA call and Python): the
 //      framework's — PyTorch synchronizes inside its operations, and its
 //      own synchronize functions are Python (rule 1);
 //   3. else unknown: the runtime call's own kind decides (a
@@ -38,6 +39,8 @@ bool is_synchronize_function(std::string_view qualname);
 /// A native library of a framework that synchronizes inside its
 /// operations (PyTorch's libtorch*, libc10*), by its file name.
 bool is_framework_module(std::string_view path);
+/// The Python interpreter (libpython*, python3.12), by its file name.
+bool is_interpreter_module(std::string_view path);
 
 /// Who asked, for a call whose stack is `stack` (native addresses, then
 /// perhaps a Python line) and whose Python line called `called` ("" when

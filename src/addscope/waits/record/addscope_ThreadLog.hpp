@@ -126,6 +126,18 @@ class ThreadLog {
   double close_call(std::uint64_t id);
   /// Calls open on this thread (the program's Kokkos calls).
   std::uint32_t open_calls() const { return nopen_; }
+  /// Whether the kernel symbol at `p` (its address: the runtime keeps one
+  /// string per kernel) was seen launched on this thread before; it is
+  /// seen from now on. A small direct-mapped table: an address pushed out
+  /// reads unseen again (then first_use() of its name decides).
+  bool symbol_seen(const void* p) {
+    const auto h = (reinterpret_cast<std::uintptr_t>(p) >> 4) *
+                   std::uintptr_t(0x9e3779b97f4a7c15ull);
+    const void*& e = symbols_[h >> (8 * sizeof(std::uintptr_t) - 8)];
+    if (e == p) return true;
+    e = p;
+    return false;
+  }
   /// The first time name slot `slot` is asked about since it took its
   /// text: a kernel's first launch on this thread.
   bool first_use(std::uint32_t slot) {
@@ -201,6 +213,7 @@ class ThreadLog {
   OpenCall open_[kOpenCalls] = {};
   std::uint32_t nopen_ = 0;
   std::uint64_t used_[NameCache::kSlots / 64] = {};
+  const void* symbols_[256] = {};  // symbol_seen()
   // The reader's.
   alignas(64) LogChunk* rd_ = nullptr;
   std::uint32_t rpos_ = 0;
