@@ -76,9 +76,10 @@ TEST(WaitsSites, ForeignSourcesAreKokkosTheStandardLibraryAndTheTool) {
         "crt/host_runtime.h", "/usr/local/cuda/include/cuda_runtime.h",
         "/tmp/tmpxft_000017e7_00000000-6_seed_cuda.cudafe1.stub.c"})
     EXPECT_TRUE(is_foreign_source(f)) << f;
-  for (const char* f : {"/home/u/app/main.cpp", "solver/step.cpp", "",
-                        "/home/u/kokkos_app/main.cpp", "/home/u/crt.cpp",
-                        "/home/u/cuda_app/seed.cu"})
+  for (const char* f :
+       {"/home/u/app/main.cpp", "solver/step.cpp", "",
+        "/home/u/kokkos_app/main.cpp", "/home/u/crt.cpp",
+        "/home/u/proj/crt/solver.cpp", "/home/u/cuda_app/seed.cu"})
     EXPECT_FALSE(is_foreign_source(f)) << f;
 }
 

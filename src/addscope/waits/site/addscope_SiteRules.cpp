@@ -67,7 +67,7 @@ bool is_foreign_source(std::string_view file) {
   if (starts_with(name, "Kokkos")) return true;
   // The CUDA toolkit's headers (a <<<...>>> launch runs through
   // crt/device_functions.h) and what nvcc generates (x.cudafe1.stub.c).
-  if (contains(file, "/crt/") || starts_with(file, "crt/") ||
+  if (contains(file, "/include/crt/") || starts_with(file, "crt/") ||
       starts_with(name, "cuda_runtime") || contains(name, ".cudafe1."))
     return true;
   return contains(file, "/desul/") || contains(file, "/mdspan/") ||
