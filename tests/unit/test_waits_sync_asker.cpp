@@ -1,9 +1,15 @@
 // Who asked for a synchronization (analyze/addscope_SyncAsker.hpp): the
 // program's own code or a framework inside another call — the rules on
 // synthetic stacks, and the classes the fold gives the calls.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +18,7 @@
 #include "addscope/waits/analyze/addscope_NameTable.hpp"
 #include "addscope/waits/analyze/addscope_StackTable.hpp"
 #include "addscope/waits/analyze/addscope_SyncAsker.hpp"
+#include "addscope/waits/output/addscope_ChromeTrace.hpp"
 
 using addscope::CallKind;
 using addscope::SyncApi;
@@ -178,4 +185,44 @@ TEST(WaitsSyncAsker, TheFoldClassesEachCallByWhoAsked) {
   }
   EXPECT_EQ(fold.ledger().totals().explicit_s, expect_explicit);
   EXPECT_EQ(fold.ledger().totals().hidden_s, expect_hidden);
+}
+
+// The trace is written while the program runs, before any stack is
+// symbolized: a wait at a Python line names it there already.
+TEST(WaitsSyncAsker, AWaitAtAPythonLineNamesItInTheTrace) {
+  const std::string path = ::testing::TempDir() + "sync_asker_trace_" +
+                           std::to_string(::getpid()) + ".json";
+  {
+    addscope::TrackerOptions opt;
+    NameTable names(1000, 1 << 20);
+    StackTable stacks;
+    Fold fold(opt, names, stacks);
+    fold.set_module_of(module_at);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    fold.set_trace(std::unique_ptr<addscope::Impl::TraceSink>(
+        new addscope::Impl::ChromeTrace(fd, path, 1000)));
+    std::vector<std::uint64_t> s = {0x1000,
+                                    0x2000,
+                                    kPythonFrameTag,
+                                    names.intern("/x/train.py"),
+                                    names.intern("step"),
+                                    44,
+                                    0};
+    LiveCall lc;
+    lc.kind = CallKind::Runtime;
+    lc.what = lc.site = names.intern("cudaStreamSynchronize");
+    lc.api = SyncApi::StreamSynchronize;
+    lc.stack = stacks.intern(s.data(), std::uint32_t(s.size()));
+    lc.begin_s = 1.0;
+    lc.end_s = 1.5;
+    lc.shares.push_back({names.intern("spin_kernel"), 7, 0.49});
+    fold.call(lc);
+  }  // the trace closes with the fold
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)),
+                         std::istreambuf_iterator<char>());
+  std::remove(path.c_str());
+  EXPECT_NE(text.find(R"x("code":"/x/train.py:44 (step)")x"), std::string::npos)
+      << text;
 }

@@ -129,6 +129,16 @@ void Fold::call(LiveCall& lc) {
       c.wait_s = wait;
       c.wait_is_bound = lc.bound;
       c.stack = lc.stack;
+      // A Python line needs no symbols: the trace, written now, names it
+      // (the report resolves every stack, native ones too, when it is made).
+      PythonTail py;
+      if (trace_ && lc.stack && python_tail(stacks_[lc.stack], &py) &&
+          py.line > 0) {
+        c.code.file = names_[py.file];
+        c.code.line = py.line;
+        c.code.function = names_[py.function];
+        c.code.language = "python";
+      }
       for (const auto& s : merged)
         if (s.wait_s > 0) {
           const std::uint32_t sh = names_.short_id(s.kernel);

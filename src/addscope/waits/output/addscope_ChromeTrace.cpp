@@ -9,6 +9,7 @@
 
 #include "addscope/core/addscope_OutputFile.hpp"
 #include "addscope/waits/attribution/addscope_Occupancy.hpp"
+#include "addscope/waits/model/addscope_CodeSite.hpp"
 #include "addscope/waits/output/addscope_IdleTrace.hpp"
 
 namespace addscope {
@@ -238,6 +239,7 @@ void ChromeTrace::waiting_call(const CallRecord& c) {
   if (!c.waited_for.empty()) a["waited_for"] = c.waited_for.front().kernel;
   if (!c.via.empty()) a["via"] = c.via;
   if (!c.regions.empty()) a["regions"] = c.regions;
+  if (c.code.known()) a["code"] = site_text(c.code, 0);
   raw_host_slice(c.thread, c.what, call_kind_name(c.kind), c.begin_s, c.end_s,
                  json_text(a));
 }
