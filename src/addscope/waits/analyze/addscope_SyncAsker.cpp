@@ -30,16 +30,21 @@ bool is_synchronize_function(std::string_view qualname) {
   return true;
 }
 
-bool is_interpreter_module(std::string_view path) {
+namespace {
+// The file name of a module's path, and whether it begins with `prefix`.
+bool named(std::string_view path, std::string_view prefix) {
   const std::size_t slash = path.rfind('/');
   if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
-  return path.rfind("libpython", 0) == 0 || path.rfind("python", 0) == 0;
+  return path.substr(0, prefix.size()) == prefix;
+}
+}  // namespace
+
+bool is_interpreter_module(std::string_view path) {
+  return named(path, "libpython") || named(path, "python");
 }
 
 bool is_framework_module(std::string_view path) {
-  const std::size_t slash = path.rfind('/');
-  if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
-  return path.rfind("libtorch", 0) == 0 || path.rfind("libc10", 0) == 0;
+  return named(path, "libtorch") || named(path, "libc10");
 }
 
 SyncAsker sync_asker(const std::vector<std::uint64_t>& stack,

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "addscope/waits/analyze/addscope_SyncAsker.hpp"
+
 namespace addscope {
 namespace Impl {
 
@@ -24,7 +26,10 @@ bool is_foreign_module(std::string_view module_path) {
   if (contains(module_path, "/site-packages/") ||
       contains(module_path, "/dist-packages/"))
     return true;
-  static constexpr std::array<std::string_view, 26> kPrefixes = {
+  // The interpreter itself (libpython3.12.so, python3.12): its frames are
+  // the interpreter's; the program's Python line is read apart.
+  if (is_interpreter_module(module_path)) return true;
+  static constexpr std::array<std::string_view, 25> kPrefixes = {
       "libaddscope_waits",
       "libcuda.",
       "libcudart",
@@ -47,16 +52,13 @@ bool is_foreign_module(std::string_view module_path) {
       "libunwind",
       "libdw",
       "libelf",
-      "libpython",
       "libmpi",
       "libopen-pal",
       "libopen-rte"};
   const std::string_view name = base_name(module_path);
   for (std::string_view p : kPrefixes)
     if (starts_with(name, p)) return true;
-  // The interpreter itself (python3, python3.12): its frames are the
-  // interpreter's; the program's Python line is read apart.
-  return starts_with(name, "python");
+  return false;
 }
 
 bool is_foreign_source(std::string_view file) {
