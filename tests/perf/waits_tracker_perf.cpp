@@ -8,7 +8,7 @@
 //     its own thread pays: per kernel), for the first and the last tenth of
 //     the run (flat cost, bounded state), and the records held.
 // Last: what a site (a stack taken at a call's end) costs, with sites on
-// and off.
+// and off, and what sites cost a launch made through CUDA directly.
 // Usage: addscope-waits-tracker-perf [kernels=1000000] [batch=300]
 // (batch: kernel records per delivery; CUPTI's 64 KiB buffers hold ~300)
 #include <algorithm>
@@ -174,8 +174,8 @@ int main(int argc, char** argv) {
         const double s_ = at_depth(depth, [&] {
           const auto a = clock::now();
           for (long i = 0; i < m; ++i)
-            st.call_end(st.call_begin(CallKind::Fence, "Kokkos::fence: F",
-                                      host));
+            st.call_end(
+                st.call_begin(CallKind::Fence, "Kokkos::fence: F", host));
           return secs(a, clock::now());
         });
         st.finish();
@@ -186,6 +186,41 @@ int main(int argc, char** argv) {
         "call, %d frames below main (%.0f ns with, %.0f ns without; %ld "
         "fences, best of 3)\n",
         (on_s - off_s) / double(m) * 1e9, depth, on_s / double(m) * 1e9,
+        off_s / double(m) * 1e9, m);
+  }
+  // What sites cost a launch made through CUDA directly (numba, CuPy,
+  // PyTorch): the launch callback with the kernel's symbol, outside any
+  // Kokkos call, sites on against off; 8 kernels in turn (the first launch
+  // of each takes its stack, the others find the symbol seen). Best of 3.
+  {
+    static const char* const kSymbols[] = {
+        "_Z4axpyPfPKff",  "_Z4dotPKfS0_Pf", "_Z5scalePff",       "_Z4fillPff",
+        "_Z3addPKfS0_Pf", "_Z4copyPKfPf",   "_Z5triadPfPKfS1_f", "_Z3mulPfPKf"};
+    double on_s = 1e300, off_s = 1e300;
+    for (int rep = 0; rep < 3; ++rep)
+      for (bool sites : {true, false}) {
+        TrackerOptions so;
+        so.sites = sites;
+        SyncTracker st(so);
+        st.start_background();
+        const double s_ = at_depth(4, [&] {
+          const auto a = clock::now();
+          Impl::LaunchBegin l;
+          for (long i = 0; i < m; ++i) {
+            l.correlation = std::uint32_t(i + 1);
+            l.symbol = kSymbols[i & 7];
+            st.on_launch(l);
+          }
+          return secs(a, clock::now());
+        });
+        st.finish();
+        (sites ? on_s : off_s) = std::min(sites ? on_s : off_s, s_);
+      }
+    std::printf(
+        "waits tracker: sites on a CUDA launch (its symbol, 8 kernels in "
+        "turn): %+.1f ns per launch (%.1f ns with, %.1f ns without; %ld "
+        "launches, best of 3)\n",
+        (on_s - off_s) / double(m) * 1e9, on_s / double(m) * 1e9,
         off_s / double(m) * 1e9, m);
   }
   return w.totals.explicit_calls == std::uint64_t(n) &&
