@@ -29,6 +29,29 @@ __attribute__((noinline)) double at_depth(int depth, const F& f) {
   asm volatile("" ::: "memory");  // not a tail call
   return r;
 }
+
+// The best of 3 of `run(tracker)` (seconds) with sites on and with sites
+// off, each on a tracker of its own configured by `setup(options)`.
+struct OnOff {
+  double on_s = 1e300, off_s = 1e300;
+};
+template <class Setup, class Run>
+OnOff sites_on_off(const Setup& setup, const Run& run) {
+  OnOff r;
+  for (int rep = 0; rep < 3; ++rep)
+    for (bool sites : {true, false}) {
+      addscope::TrackerOptions so;
+      setup(so);
+      so.sites = sites;
+      addscope::SyncTracker st(so);
+      st.start_background();
+      const double s = run(st);
+      st.finish();
+      double& best = sites ? r.on_s : r.off_s;
+      best = std::min(best, s);
+    }
+  return r;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -163,24 +186,17 @@ int main(int argc, char** argv) {
   // call is rarely at main's level). Best of 3, per fence.
   const long m = std::max(10L, n / 10);
   for (int depth : {4, 24}) {
-    double on_s = 1e300, off_s = 1e300;
-    for (int rep = 0; rep < 3; ++rep)
-      for (bool sites : {true, false}) {
-        TrackerOptions so;
-        so.sites = sites;
-        so.site_min_s = 0;
-        SyncTracker st(so);
-        st.start_background();
-        const double s_ = at_depth(depth, [&] {
-          const auto a = clock::now();
-          for (long i = 0; i < m; ++i)
-            st.call_end(
-                st.call_begin(CallKind::Fence, "Kokkos::fence: F", host));
-          return secs(a, clock::now());
-        });
-        st.finish();
-        (sites ? on_s : off_s) = std::min(sites ? on_s : off_s, s_);
-      }
+    const auto [on_s, off_s] =
+        sites_on_off([](TrackerOptions& so) { so.site_min_s = 0; },
+                     [&](SyncTracker& st) {
+                       return at_depth(depth, [&] {
+                         const auto a = clock::now();
+                         for (long i = 0; i < m; ++i)
+                           st.call_end(st.call_begin(CallKind::Fence,
+                                                     "Kokkos::fence: F", host));
+                         return secs(a, clock::now());
+                       });
+                     });
     std::printf(
         "waits tracker: a site (the stack at a call's end): +%.0f ns per "
         "call, %d frames below main (%.0f ns with, %.0f ns without; %ld "
@@ -196,26 +212,20 @@ int main(int argc, char** argv) {
     static const char* const kSymbols[] = {
         "_Z4axpyPfPKff",  "_Z4dotPKfS0_Pf", "_Z5scalePff",       "_Z4fillPff",
         "_Z3addPKfS0_Pf", "_Z4copyPKfPf",   "_Z5triadPfPKfS1_f", "_Z3mulPfPKf"};
-    double on_s = 1e300, off_s = 1e300;
-    for (int rep = 0; rep < 3; ++rep)
-      for (bool sites : {true, false}) {
-        TrackerOptions so;
-        so.sites = sites;
-        SyncTracker st(so);
-        st.start_background();
-        const double s_ = at_depth(4, [&] {
-          const auto a = clock::now();
-          Impl::LaunchBegin l;
-          for (long i = 0; i < m; ++i) {
-            l.correlation = std::uint32_t(i + 1);
-            l.symbol = kSymbols[i & 7];
-            st.on_launch(l);
-          }
-          return secs(a, clock::now());
-        });
-        st.finish();
-        (sites ? on_s : off_s) = std::min(sites ? on_s : off_s, s_);
-      }
+    const auto [on_s, off_s] = sites_on_off([](TrackerOptions&) {},
+                                            [&](SyncTracker& st) {
+                                              return at_depth(4, [&] {
+                                                const auto a = clock::now();
+                                                Impl::LaunchBegin l;
+                                                for (long i = 0; i < m; ++i) {
+                                                  l.correlation =
+                                                      std::uint32_t(i + 1);
+                                                  l.symbol = kSymbols[i & 7];
+                                                  st.on_launch(l);
+                                                }
+                                                return secs(a, clock::now());
+                                              });
+                                            });
     std::printf(
         "waits tracker: sites on a CUDA launch (its symbol, 8 kernels in "
         "turn): %+.1f ns per launch (%.1f ns with, %.1f ns without; %ld "
