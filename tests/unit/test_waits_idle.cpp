@@ -189,9 +189,13 @@ TEST(WaitsIdle, ResidualLoopIsRoundTripsAndLaunchLatency) {
   EXPECT_EQ(ns(rt.state_s[size_t(HostState::Program)]), ns(199 * kUs));
   EXPECT_EQ(ns(rt.state_s[size_t(HostState::Launch)]), ns(199 * 3 * kUs));
   EXPECT_EQ(rt.state_s[kHostStateUnknown], 0.0);
+  // The residual's launch latency, but for its first run: start-up.
   const auto& ll = cause(s, IdleCause::LaunchLatency);
-  EXPECT_EQ(ns(ll.idle_s), ns(600 * kUs));
-  EXPECT_EQ(ll.gaps, 200u);
+  EXPECT_EQ(ns(ll.idle_s), ns(597 * kUs));
+  EXPECT_EQ(ll.gaps, 199u);
+  const auto& su = cause(s, IdleCause::StartUp);
+  EXPECT_EQ(ns(su.idle_s), ns(3 * kUs));
+  EXPECT_EQ(su.gaps, 1u);
   EXPECT_EQ(cause(s, IdleCause::HostCode).idle_s, 0.0);
   // The largest row: the deep_copy in region loop.
   ASSERT_FALSE(s.sites.empty());
@@ -202,8 +206,9 @@ TEST(WaitsIdle, ResidualLoopIsRoundTripsAndLaunchLatency) {
   EXPECT_EQ(s.sites[1].cause, IdleCause::LaunchLatency);
   EXPECT_EQ(s.sites[1].site, "probe::residual");
   // The what-if, one row for each cause that left the device idle (round
-  // trips, launch latency; host code none), the largest first: share of
-  // the time in region loop (one thread, 6000 us).
+  // trips, launch latency; host code none; start-up, paid once, never),
+  // the largest first: share of the time in region loop (one thread,
+  // 6000 us).
   ASSERT_EQ(s.what_if.size(), 2u);
   EXPECT_EQ(s.what_if[0].cause, IdleCause::SyncRoundTrip);
   EXPECT_EQ(s.what_if[1].cause, IdleCause::LaunchLatency);
@@ -313,8 +318,8 @@ TEST(WaitsIdle, KokkosOwnWorkIsHostCodeNamedByTheCall) {
   Timeline t;
   t.work(7, 0, 10, "a", 0, 0);
   t.host(0, HostState::KokkosOwn, 5, 40, "create_mirror_view x");
-  t.host(0, HostState::Launch, 40, 45, "b");
-  t.work(7, 44, 50, "b", 0, 40);
+  t.host(0, HostState::Launch, 40, 45, "a");
+  t.work(7, 44, 50, "a", 0, 40);  // "a" again: not its first run
   const auto r = run(t);
   ASSERT_EQ(r.gaps.size(), 1u);
   EXPECT_EQ(r.gaps[0].piece[0].cause, IdleCause::HostCode);
@@ -365,8 +370,8 @@ TEST(WaitsIdle, WorkAlreadySubmittedIsNotTheHostsFault) {
   // latency.
   Timeline u;
   u.work(7, 0, 10, "a", 0, 0);
-  u.host(0, HostState::Launch, 8, 15, "b");
-  u.work(7, 14, 20, "b", 0, 8);
+  u.host(0, HostState::Launch, 8, 15, "a");
+  u.work(7, 14, 20, "a", 0, 8);
   const auto q = run(u);
   ASSERT_EQ(q.gaps.size(), 1u);
   EXPECT_EQ(q.gaps[0].piece[0].cause, IdleCause::LaunchLatency);
@@ -376,7 +381,11 @@ TEST(WaitsIdle, WorkAlreadySubmittedIsNotTheHostsFault) {
 // other/unknown, charged to the next work's name.
 TEST(WaitsIdle, UnknownThreadOrStateIsUnknown) {
   Timeline t;
-  t.work(7, 0, 10, "a", 0, 0);
+  // b, c and d ran before (touching: no gap), so no gap below is a first
+  // run's (start-up).
+  t.work(7, 0, 3, "b", 0, 0);
+  t.work(7, 3, 6, "c", 0, 0);
+  t.work(7, 6, 10, "d", 0, 0);
   t.work(7, 20, 30, "b", kUnknownThread);
   t.work(7, 40, 50, "c", 5);  // thread 5: no interval at all
   t.host(0, HostState::Program, 0, 100);
@@ -409,6 +418,80 @@ TEST(WaitsIdle, StartUpAndTailAreNotBlamed) {
   r = run(t);
   EXPECT_EQ(r.s.devices[0].startup_s, -1.0);
   EXPECT_EQ(r.s.startup_s, -1.0);
+}
+
+// Start-up inside the run (issue 36): the gap before the device's first
+// kernel (the program loading libraries, copying its inputs) whatever the
+// thread did; before each kernel's first run its host code, launch latency
+// and unknown parts; a round trip before a first run stays a round trip;
+// later runs are the run's own. Start-up has no what-if (paid once).
+TEST(WaitsIdle, TheFirstKernelAndEachFirstRunAreStartUp) {
+  Timeline t;
+  // Inputs copied (the thread blocked in the copy), then the program's code
+  // until the first kernel.
+  t.host(0, HostState::Blocked, 0, 12, "cudaMemcpy H2D", "", "", "", 1);
+  t.work(7, 2, 10, "memcpy H2D", 0, 0, DeviceWork::Memcpy);
+  t.host(0, HostState::Program, 12, 1000);
+  t.host(0, HostState::Launch, 1000, 1005, "a");
+  t.work(7, 1010, 1020, "a", 0, 1000);
+  // b's first run: host code, then its launch: one start-up piece.
+  t.host(0, HostState::Program, 1005, 1200);
+  t.host(0, HostState::Launch, 1200, 1205, "b");
+  t.work(7, 1210, 1220, "b", 0, 1200);
+  // a again: host code and launch latency, the run's own.
+  t.host(0, HostState::Program, 1205, 1400);
+  t.host(0, HostState::Launch, 1400, 1405, "a");
+  t.work(7, 1410, 1420, "a", 0, 1400);
+  // A fence waits for it; c's first run after it: still the round trip.
+  t.host(0, HostState::Blocked, 1405, 1425, "fence", "", "", "", 2);
+  t.host(0, HostState::Program, 1425, 1600);
+  t.host(0, HostState::Launch, 1600, 1605, "c");
+  t.work(7, 1610, 1620, "c", 0, 1600);
+  // d's first run from a thread no interval names: start-up; its second:
+  // unknown.
+  t.work(7, 1700, 1710, "d", 9);
+  t.work(7, 1800, 1810, "d", 9);
+  const auto r = run(t);
+  ASSERT_EQ(r.gaps.size(), 6u);
+  const IdleCause want[6] = {IdleCause::StartUp,       IdleCause::StartUp,
+                             IdleCause::HostCode,      IdleCause::SyncRoundTrip,
+                             IdleCause::StartUp,       IdleCause::Unknown};
+  const std::size_t pieces[6] = {1, 1, 2, 1, 1, 1};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(r.gaps[i].piece[0].cause, want[i]) << i;
+    EXPECT_EQ(r.gaps[i].pieces, pieces[i]) << i;
+  }
+  EXPECT_EQ(ns(cause(r.s, IdleCause::StartUp).idle_s), ns(1270 * kUs));
+  EXPECT_EQ(cause(r.s, IdleCause::StartUp).gaps, 3u);
+  EXPECT_EQ(ns(cause(r.s, IdleCause::HostCode).idle_s), ns(180 * kUs));
+  EXPECT_EQ(ns(cause(r.s, IdleCause::LaunchLatency).idle_s), ns(10 * kUs));
+  EXPECT_EQ(ns(cause(r.s, IdleCause::SyncRoundTrip).idle_s), ns(190 * kUs));
+  EXPECT_EQ(ns(cause(r.s, IdleCause::Unknown).idle_s), ns(90 * kUs));
+  // Charged to the kernel, in its words.
+  ASSERT_FALSE(r.s.sites.empty());
+  EXPECT_EQ(r.s.sites[0].cause, IdleCause::StartUp);
+  EXPECT_EQ(r.s.sites[0].site, "a");
+  EXPECT_EQ(addscope::idle_site_words(r.s.sites[0]), "the first run of a");
+  for (const auto& w : r.s.what_if) EXPECT_NE(w.cause, IdleCause::StartUp);
+  EXPECT_FALSE(r.s.what_if.empty());
+  expect_exact_sums(r.s);
+  // Copies and memsets are never a first run.
+  Timeline c;
+  c.work(7, 0, 10, "a", 0, 0);
+  c.host(0, HostState::Program, 5, 50);
+  c.work(7, 50, 60, "memcpy D2H", 0, -1, DeviceWork::Memcpy);
+  EXPECT_EQ(run(c).gaps.at(0).piece[0].cause, IdleCause::HostCode);
+  // Past the cap on names followed, no first run is seen, and that is said.
+  IdleLimits one;
+  one.kernels = 1;
+  Timeline p;
+  p.work(7, 0, 10, "a", 0, 0);
+  p.host(0, HostState::Program, 5, 50);
+  p.work(7, 50, 60, "b", 0, -1);
+  const auto q = run(p, one);
+  EXPECT_EQ(q.gaps.at(0).piece[0].cause, IdleCause::HostCode);
+  EXPECT_EQ(q.s.dropped.kernels, 1u);
+  EXPECT_EQ(run(p).gaps.at(0).piece[0].cause, IdleCause::StartUp);
 }
 
 // Adjacent work on two streams is one busy stretch; per stream each is idle
@@ -459,10 +542,10 @@ TEST(WaitsIdle, TheNextWorksThreadDecides) {
     t.work(7, 0, 10, "a", 0, 0);
     t.host(0, HostState::Blocked, 5, 30, "deep_copy h<-d", "", "", "", 1);
     t.host(1, HostState::Program, 0, 15, "", "worker", "x", "b");
-    t.host(1, HostState::Launch, 15, 18, "b", "worker");
-    t.host(0, HostState::Launch, 30, 31, "b");
+    t.host(1, HostState::Launch, 15, 18, "a", "worker");
+    t.host(0, HostState::Launch, 30, 31, "a");
     const double launch = launcher == 1 ? 15 : 30;
-    t.work(7, launcher == 1 ? 20 : 32, 40, "b", launcher, launch);
+    t.work(7, launcher == 1 ? 20 : 32, 40, "a", launcher, launch);
     const auto r = run(t);
     ASSERT_EQ(r.gaps.size(), 1u);
     if (launcher == 1) {
@@ -818,6 +901,31 @@ std::vector<RefGap> reference(
           g.split = l;
         }
       }
+      // Start-up: the device's first kernel, the whole gap; a kernel's
+      // first run, the parts no blocked or busy call explains.
+      if (n.a->kind == DeviceWork::Kernel) {
+        bool kernel_before = false, ran_before = false;
+        for (std::size_t j = 0; j < i; ++j) {
+          if (v[j].a->kind != DeviceWork::Kernel) continue;
+          kernel_before = true;
+          ran_before = ran_before || v[j].a->name == n.a->name;
+        }
+        if (!kernel_before) {
+          g.pieces = 1;
+          g.cause[0] = IdleCause::StartUp;
+          g.split = g.g1;
+        } else if (!ran_before && n.a->name != 0) {
+          for (int p = 0; p < g.pieces; ++p)
+            if (g.cause[p] == IdleCause::HostCode ||
+                g.cause[p] == IdleCause::LaunchLatency ||
+                g.cause[p] == IdleCause::Unknown)
+              g.cause[p] = IdleCause::StartUp;
+          if (g.pieces == 2 && g.cause[0] == g.cause[1]) {
+            g.pieces = 1;
+            g.split = g.g1;
+          }
+        }
+      }
       out.push_back(g);
     }
     (*dev_busy)[kv.first] = busy + (ue - us_);
@@ -1080,7 +1188,8 @@ TEST(WaitsIdle, ReportSectionOfTheResidualLoop) {
       << text;
   EXPECT_TRUE(has(text,
                   "    599      3.0 ms   49.9%  loop  (round trip "
-                  "2.4 ms, launch 600.0 us; 49.9% of the time in it)"))
+                  "2.4 ms, launch 597.0 us, start-up 3.0 us; 49.9% of the "
+                  "time in it)"))
       << text;
   EXPECT_TRUE(has(text,
                   "    200 deep_copy r_h<-r (Host<-Cuda) round trips left the "
@@ -1089,13 +1198,35 @@ TEST(WaitsIdle, ReportSectionOfTheResidualLoop) {
                   "shorter\n"))
       << text;
   EXPECT_TRUE(has(text,
-                  "    200 launches of probe::residual still in "
-                  "progress left the device idle 600.0 us = 10.0% of "
+                  "    199 launches of probe::residual still in "
+                  "progress left the device idle 597.0 us = 10.0% of "
                   "the time in region loop"))
       << text;
   EXPECT_FALSE(has(text, "host code")) << text;  // none: no row, no line
   EXPECT_FALSE(has(text, "idle limits")) << text;
   std::printf("%s", text.c_str());  // the sample in the report to the owner
+}
+
+// Start-up in the report: its row after the run's causes (though larger),
+// its call-site row in words, no what-if line.
+TEST(WaitsIdle, ReportPutsStartUpApart) {
+  Timeline t;
+  t.work(7, 0, 10, "a", 0, 0);
+  t.host(0, HostState::Program, 5, 900);
+  t.host(0, HostState::Launch, 900, 905, "b");
+  t.work(7, 910, 920, "b", 0, 900);
+  t.host(0, HostState::Program, 905, 1000);
+  t.host(0, HostState::Launch, 1000, 1005, "b");
+  t.work(7, 1010, 1020, "b", 0, 1000);
+  const std::string text = report(run(t).s);
+  const auto run_row = text.find("    host code  ");
+  const auto once_row = text.find("    start-up  ");
+  ASSERT_NE(run_row, std::string::npos) << text;
+  ASSERT_NE(once_row, std::string::npos) << text;
+  EXPECT_LT(run_row, once_row) << text;
+  EXPECT_TRUE(has(text, "start-up    the first run of b\n")) << text;
+  EXPECT_TRUE(has(text, "(paid once; not the run's own idle)")) << text;
+  EXPECT_FALSE(has(text, "before the first run of b left")) << text;
 }
 
 TEST(WaitsIdle, ReportSaysOnlyWhatTheNumbersSupport) {
@@ -1136,7 +1267,7 @@ TEST(WaitsIdle, JsonCarriesEveryClassWithTotals) {
   const nlohmann::json j = addscope::idle_json(r.s);
   ASSERT_TRUE(j.contains("causes"));
   for (const char* k : {"sync_round_trip", "launch_latency", "host_code",
-                        "communication", "submitted", "unknown"}) {
+                        "communication", "submitted", "unknown", "start_up"}) {
     ASSERT_TRUE(j["causes"].contains(k)) << k;
     EXPECT_TRUE(j["causes"][k]["idle_s"].is_number()) << k;
   }
@@ -1150,6 +1281,13 @@ TEST(WaitsIdle, JsonCarriesEveryClassWithTotals) {
   EXPECT_NEAR(j["idle_s"].get<double>() + j["busy_s"].get<double>(),
               j["span_s"].get<double>(), 1e-12);
   EXPECT_NEAR(j["startup_s"].get<double>(), 3 * kUs, 1e-12);
+  // The residual's first run, apart.
+  EXPECT_NEAR(j["causes"]["start_up"]["idle_s"].get<double>(), 3 * kUs, 1e-12);
+  bool words = false;
+  for (const auto& row : j["sites"])
+    words = words || (row["cause"] == "start_up" &&
+                      row["words"] == "the first run of probe::residual");
+  EXPECT_TRUE(words) << j["sites"].dump();
   EXPECT_EQ(j["devices"].size(), 1u);
   EXPECT_EQ(j["sites"][0]["cause"], "sync_round_trip");
   EXPECT_EQ(j["sites"][0]["region"], "loop");

@@ -748,6 +748,37 @@ TEST(WaitsHeadline, FillingLaunchKeepsEveryResidentThreadBusy) {
   EXPECT_FALSE(addscope::filling_launch(DeviceCapacity(), shape(1, 1)).known());
 }
 
+// Start-up apart in the headline (issue 36): half a second of host code
+// before a kernel's first run is start-up, paid once, and the run's own
+// idle (round trips in a loop) is named beside it, each with its place.
+TEST(WaitsHeadline, StartUpIsPaidOnceBesideTheRunsOwnIdle) {
+  ShapeRun r;
+  const auto a = r.s.launch("user::init", 0.0, 1e-5);
+  r.s.ran(a, 7, 2e-5, 3e-5, 1056, 256);
+  for (int i = 0; i < 10; ++i) {
+    const double t0 = 0.5 + i * 1e-3;
+    const auto l = r.s.launch("user::step", t0, t0 + 1e-5);
+    r.s.ran(l, 7, t0 + 2e-5, t0 + 5e-4, 1056, 256);
+    r.s.call(addscope::CallKind::DeepCopy, "deep_copy r_h<-r", t0 + 2e-5,
+             t0 + 5.1e-4, [&] {
+               r.s.block(addscope::SyncApi::Memcpy, t0 + 3e-5, t0 + 5.05e-4,
+                         -1, 4, 3);
+             });
+  }
+  r.s.at(0.52);
+  const auto lines = addscope::headline_lines(r.done(), StarvationRule());
+  std::string all;
+  for (const auto& l : lines) all += l + "\n";
+  EXPECT_NE(all.find("start-up, paid once (the most: the first run of "
+                     "user::step); "),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("of it synchronization round trip (the most: "
+                     "deep_copy r_h<-r"),
+            std::string::npos)
+      << all;
+}
+
 // The seed on an H200, as the headline reads it: how busy the device was,
 // the starved add with the launch that fills the device, the read that only
 // waited; at most five lines; nothing without device times.

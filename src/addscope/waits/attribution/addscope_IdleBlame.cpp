@@ -311,6 +311,20 @@ void IdleBlame::replay_activity(const Act& a) {
   }
   Dev& d = *dp;
   ++d.activities;
+  // Start-up: the device's first kernel, each name's first run.
+  bool first_kernel = false, first_run = false;
+  if (a.kind == DeviceWork::Kernel) {
+    first_kernel = !d.kernel_seen;
+    d.kernel_seen = true;
+    if (a.name != 0 && d.ran.find(a.name) == d.ran.end()) {
+      if (d.ran.size() < limits_.kernels) {
+        d.ran.insert(a.name);
+        first_run = true;
+      } else {
+        ++dropped_.kernels;
+      }
+    }
+  }
   Stream& s = stream(a.device, a.stream);
   ++s.activities;
   if (!s.started) {
@@ -335,14 +349,15 @@ void IdleBlame::replay_activity(const Act& a) {
     return;
   }
   if (!d.open) open_gap(d);
-  close_gap(d, a);
+  close_gap(d, a, first_kernel, first_run);
   d.busy += d.u_e - d.u_s;
   d.u_s = a.start;
   d.u_e = a.end;
   d.open = false;
 }
 
-void IdleBlame::close_gap(Dev& d, const Act& a) {
+void IdleBlame::close_gap(Dev& d, const Act& a, bool first_kernel,
+                          bool first_run) {
   Gap g{};
   g.begin = d.g0;
   g.end = a.start;
@@ -423,6 +438,23 @@ void IdleBlame::close_gap(Dev& d, const Act& a) {
         }
         break;
       }
+    }
+  }
+  // Start-up (see the header): the device's first kernel takes the whole
+  // gap; a kernel's first run the parts no blocked or busy host call
+  // explains.
+  if (first_kernel) {
+    one(IdleCause::StartUp);
+    g.split = g.end;
+  } else if (first_run) {
+    for (std::size_t i = 0; i < g.pieces; ++i)
+      if (g.cause[i] == IdleCause::HostCode ||
+          g.cause[i] == IdleCause::LaunchLatency ||
+          g.cause[i] == IdleCause::Unknown)
+        g.cause[i] = IdleCause::StartUp;
+    if (g.pieces == 2 && g.cause[0] == g.cause[1]) {
+      g.pieces = 1;
+      g.split = g.end;
     }
   }
   ++d.gaps;
@@ -586,6 +618,7 @@ IdleFootprint IdleBlame::footprint() const {
   f.sites = sites_.size();
   f.regions = regions_.size();
   f.longest = longest_.size();
+  for (const Dev& d : devices_) f.kernels += d.ran.size();
   return f;
 }
 
@@ -736,7 +769,8 @@ IdleSummary IdleBlame::summary(const NameOf& name_of) const {
             });
 
   for (const IdleCauseStats& c : s.causes) {
-    if (c.idle_s <= 0) continue;
+    // Start-up is paid once, whatever the run does: no what-if.
+    if (c.idle_s <= 0 || c.cause == IdleCause::StartUp) continue;
     IdleWhatIf w;
     w.cause = c.cause;
     w.idle_s = c.idle_s;

@@ -52,6 +52,16 @@
 //        the calls before/after (or that Kokkos call) and the region, then
 //        *launch latency* for the rest.
 //    Each part carries T's region path at g0.
+//  * Start-up, whatever the rules above said: a gap ending at the device's
+//    first kernel (copies before it are the program setting up: loading
+//    libraries and modules, copying inputs) is start-up, the whole gap; a
+//    gap ending at a kernel's first run on the device (by name) has its
+//    host code, launch latency and unknown parts charged to start-up
+//    (loading the kernel's module inside its launch, compiling it, the
+//    first pass of a loop) — round trips, communication and submitted work
+//    stay what they are. Charged to the kernel's name. A device follows
+//    the first runs of up to IdleLimits::kernels names; past that, no
+//    first run is seen (counted).
 //  * Per stream: the busy union of its activities; idle = its device's span
 //    minus that.
 //
@@ -82,6 +92,7 @@
 #include <limits>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "addscope/waits/model/addscope_IdleSummary.hpp"
@@ -147,6 +158,7 @@ struct IdleLimits {
   std::size_t sites = 4096;    ///< (cause, site, region, before, after) rows
   std::size_t regions = 1024;  ///< region paths
   std::size_t longest = 1000;  ///< gaps kept with details (the trace's)
+  std::size_t kernels = 65536;  ///< names per device followed for first runs
 };
 
 /// What IdleBlame holds, in entries (the test of boundedness reads it).
@@ -154,9 +166,10 @@ struct IdleFootprint {
   std::size_t pending = 0;  ///< records after the watermark, still to replay
   std::size_t devices = 0, streams = 0, threads = 0, accumulators = 0;
   std::size_t sites = 0, regions = 0, longest = 0;
+  std::size_t kernels = 0;  ///< names whose first run was seen
   std::size_t entries() const {
     return pending + devices + streams + threads + accumulators + sites +
-           regions + longest;
+           regions + longest + kernels;
   }
 };
 
@@ -234,6 +247,8 @@ class IdleBlame {
     Ns cause_ns[kIdleCauses] = {};
     std::uint64_t cause_gaps[kIdleCauses] = {};
     std::vector<Acc> acc;  // by thread index
+    bool kernel_seen = false;               // start-up: its first kernel
+    std::unordered_set<std::uint32_t> ran;  // names that ran on it
   };
   struct Stream {
     std::uint32_t device = 0, stream = 0;
@@ -281,7 +296,7 @@ class IdleBlame {
   void replay_activity(const Act& a);
   void open_gap(Dev& d);
   void init_acc(Acc& a, const Dev& d, const Thread& t) const;
-  void close_gap(Dev& d, const Act& a);
+  void close_gap(Dev& d, const Act& a, bool first_kernel, bool first_run);
   void charge(Dev& d, const Gap& g, const Acc* acc);
   void charge_piece(const Gap& g, IdleCause c, Ns ns, const Acc* acc);
   Dev* device(std::uint32_t id);

@@ -44,6 +44,8 @@ const char* idle_cause_name(IdleCause c) {
       return "submitted";
     case IdleCause::Unknown:
       return "unknown";
+    case IdleCause::StartUp:
+      return "start_up";
   }
   return "unknown";
 }
@@ -62,6 +64,8 @@ const char* idle_cause_words(IdleCause c) {
       return "already submitted";
     case IdleCause::Unknown:
       return "other/unknown";
+    case IdleCause::StartUp:
+      return "start-up";
   }
   return "other/unknown";
 }

@@ -48,10 +48,14 @@ enum class IdleCause : std::uint8_t {
   Submitted,      ///< the next work was submitted before the device went
                   ///< idle: the runtime's or the device's own turnaround
   Unknown,        ///< the next work's thread, or what it did, is unknown
+  StartUp,        ///< before the device's first kernel, or before a
+                  ///< kernel's first run: loading libraries and modules,
+                  ///< compiling, first-time set-up (paid once, reported
+                  ///< apart from the run's causes)
 };
-constexpr std::size_t kIdleCauses = 6;
+constexpr std::size_t kIdleCauses = 7;
 /// "sync_round_trip", "launch_latency", "host_code", "communication",
-/// "submitted", "unknown" (the JSON's keys).
+/// "submitted", "unknown", "start_up" (the JSON's keys).
 const char* idle_cause_name(IdleCause c);
 /// "synchronization round trip", "launch latency", ... (the report's words).
 const char* idle_cause_words(IdleCause c);
@@ -74,7 +78,8 @@ struct IdleDeviceStats {
   double busy_s = 0;  ///< the union of its streams' activities
   double idle_s = 0;  ///< the gaps, summed
   /// From the run's begin to first_s, and from last_s to the run's end
-  /// (IdleBlame::set_run_bounds); -1 when those bounds are unknown.
+  /// (IdleBlame::set_run_bounds); -1 when those bounds are unknown. (Gaps
+  /// inside the span that are start-up are cause_s[StartUp].)
   double startup_s = -1, tail_s = -1;
   std::array<double, kIdleCauses> cause_s{};
   std::array<std::uint64_t, kIdleCauses> cause_gaps{};
@@ -177,10 +182,12 @@ struct IdleDropped {
   std::uint64_t threads = 0;  ///< events of threads past the cap (their
                               ///< work's gaps: unknown)
   std::uint64_t streams = 0, sites = 0, regions = 0;  ///< merged: "other"
+  /// Kernel runs of names past IdleLimits::kernels: no first run seen.
+  std::uint64_t kernels = 0;
   bool any() const {
     return late_activities || late_intervals || bad_times ||
            overlapping_intervals || devices || threads || streams || sites ||
-           regions;
+           regions || kernels;
   }
 };
 

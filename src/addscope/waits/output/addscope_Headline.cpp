@@ -121,18 +121,42 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
            wait_class_name(c.wait_class) + ")";
     lines.push_back(l);
   }
-  // The largest idle cause, when idle time matters.
-  if (idle.span_s > 0 && idle.idle_share() >= kIdleWorthALine &&
-      !idle.causes.empty() && idle.causes[0].idle_s > 0) {
-    const IdleCauseStats& top = idle.causes[0];
-    std::string l = "idle " + format_share(idle.idle_share()) +
-                    " of the run, " + format_seconds(top.idle_s) + " of it " +
-                    idle_cause_words(top.cause);
-    if (!idle.sites.empty() && idle.sites[0].cause == top.cause) {
-      const std::string where = idle_site_words(idle.sites[0]);
-      if (!where.empty()) l += " (the most: " + where + ")";
+  // The largest idle cause, when idle time matters; start-up (paid once)
+  // apart, when it is a tenth of the idle time or more.
+  if (idle.span_s > 0 && idle.idle_share() >= kIdleWorthALine) {
+    const IdleCauseStats* top = nullptr;
+    double startup = 0;
+    for (const IdleCauseStats& c : idle.causes) {
+      if (c.cause == IdleCause::StartUp)
+        startup = c.idle_s;
+      else if (!top && c.idle_s > 0)
+        top = &c;
     }
-    lines.push_back(l);
+    // "(the most: <its largest row>)"
+    auto most = [&](IdleCause cause) {
+      for (const IdleSiteStats& r : idle.sites) {
+        if (r.cause != cause) continue;
+        const std::string where = idle_site_words(r);
+        return where.empty() ? std::string() : " (the most: " + where + ")";
+      }
+      return std::string();
+    };
+    std::string run, once;
+    if (top)
+      run = format_seconds(top->idle_s) + " of it " +
+            idle_cause_words(top->cause) + most(top->cause);
+    if (startup > 0 && startup >= 0.1 * idle.idle_s)
+      once = format_seconds(startup) + " start-up, paid once" +
+             most(IdleCause::StartUp);
+    if (!run.empty() || !once.empty()) {
+      const bool once_first = !top || startup > top->idle_s;
+      const std::string& a = once_first ? once : run;
+      const std::string& b = once_first ? run : once;
+      std::string l = "idle " + format_share(idle.idle_share()) +
+                      " of the run, " + (a.empty() ? b : a);
+      if (!a.empty() && !b.empty()) l += "; " + b;
+      lines.push_back(l);
+    }
   }
   if (lines.size() > kMaxLines) lines.resize(kMaxLines);
   return lines;

@@ -26,6 +26,8 @@ const char* cause_short(IdleCause c) {
       return "submitted";
     case IdleCause::Unknown:
       return "unknown";
+    case IdleCause::StartUp:
+      return "start-up";
   }
   return "unknown";
 }
@@ -47,6 +49,10 @@ const char* cause_meaning(IdleCause c) {
              "started it late";
     case IdleCause::Unknown:
       return "the launching thread, or what it did, is unknown";
+    case IdleCause::StartUp:
+      return "before the device's first kernel or a kernel's first run: "
+             "loading libraries and modules, compiling, first-time set-up "
+             "(paid once; not the run's own idle)";
   }
   return "";
 }
@@ -85,9 +91,11 @@ std::string anatomy(const std::array<double, kHostStates + 1>& st) {
 }
 
 std::string site_column(const IdleSiteStats& r) {
-  std::string s = r.cause == IdleCause::HostCode ? idle_site_words(r)
-                  : r.site.empty()               ? std::string("(unnamed)")
-                                                 : r.site;
+  std::string s = r.cause == IdleCause::HostCode ||
+                          (r.cause == IdleCause::StartUp && !r.other)
+                      ? idle_site_words(r)
+                  : r.site.empty() ? std::string("(unnamed)")
+                                   : r.site;
   if (!r.region.empty()) s += "  [in region " + r.region + "]";
   return s;
 }
@@ -156,6 +164,9 @@ void write_devices(std::ostream& os, const IdleSummary& s) {
 }  // namespace
 
 std::string idle_site_words(const IdleSiteStats& r) {
+  if (r.cause == IdleCause::StartUp && !r.other)
+    return r.site.empty() ? std::string("a kernel's first run")
+                          : "the first run of " + r.site;
   if (r.cause != IdleCause::HostCode) return r.site;
   if (!r.site.empty()) return "in " + r.site + "'s own work";
   if (!r.before.empty() && !r.after.empty())
@@ -205,6 +216,10 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
           (t.other ? std::string(" before other work") : " before " + site) +
           " with the launching thread's state unknown";
       break;
+    case IdleCause::StartUp:  // no what-if is made for it (paid once)
+      subject = format_count(t.gaps, "gap", "gaps") + " before " +
+                idle_site_words(t);
+      break;
   }
   // The region is named once: in the share when it is one of the region's
   // time, else here.
@@ -240,15 +255,18 @@ void write_idle_report(std::ostream& os, const IdleSummary& s,
     std::snprintf(b, sizeof b, "    %-28s %8s %11s %7s\n", "cause", "gaps",
                   "total", "share");
     os << b;
-    for (const IdleCauseStats& c : s.causes) {
-      if (c.idle_s <= 0) continue;
-      std::snprintf(b, sizeof b, "    %-28s %8s %11s %7s  ",
-                    idle_cause_words(c.cause),
-                    thousands((long long)c.gaps).c_str(),
-                    format_seconds(c.idle_s).c_str(),
-                    format_share(c.idle_s / s.span_s).c_str());
-      os << b << cause_meaning(c.cause) << "\n";
-    }
+    // The run's causes, most first; start-up last, apart.
+    for (int startup = 0; startup < 2; ++startup)
+      for (const IdleCauseStats& c : s.causes) {
+        if (c.idle_s <= 0 || (c.cause == IdleCause::StartUp) != bool(startup))
+          continue;
+        std::snprintf(b, sizeof b, "    %-28s %8s %11s %7s  ",
+                      idle_cause_words(c.cause),
+                      thousands((long long)c.gaps).c_str(),
+                      format_seconds(c.idle_s).c_str(),
+                      format_share(c.idle_s / s.span_s).c_str());
+        os << b << cause_meaning(c.cause) << "\n";
+      }
     // Call sites.
     os << "  idle by call site:\n";
     std::snprintf(b, sizeof b, "    %8s %8s %11s %7s  %-10s  %s\n", "gaps",
@@ -346,6 +364,7 @@ void write_idle_report(std::ostream& os, const IdleSummary& s,
     add(d.streams, "records of streams past the cap");
     add(d.sites, "gaps of call sites past the cap");
     add(d.regions, "events of regions past the cap");
+    add(d.kernels, "kernel runs past the first-run cap");
     os << "  idle limits: " << l << " (the JSON's \"idle\".\"dropped\")\n";
   }
 }
@@ -442,8 +461,10 @@ nlohmann::json idle_json(const IdleSummary& s) {
          {"max_s", r.max_s},
          {"thread_state_s",
           whole_gap_cause(r.cause) ? states_json(r.state_s) : json(nullptr)},
-         {"words", r.cause == IdleCause::HostCode ? json(idle_site_words(r))
-                                                  : str_or_null(r.site)}});
+         {"words", r.cause == IdleCause::HostCode ||
+                           (r.cause == IdleCause::StartUp && !r.other)
+                       ? json(idle_site_words(r))
+                       : str_or_null(r.site)}});
   j["sites"] = sites;
   json regions = json::array();
   for (const IdleRegionStats& r : s.regions)
@@ -515,7 +536,8 @@ nlohmann::json idle_json(const IdleSummary& s) {
                   {"threads", d.threads},
                   {"streams", d.streams},
                   {"sites", d.sites},
-                  {"regions", d.regions}};
+                  {"regions", d.regions},
+                  {"kernels", d.kernels}};
   return j;
 }
 
