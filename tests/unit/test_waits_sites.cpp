@@ -554,3 +554,115 @@ TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
 #endif
   }
 }
+
+// The device idle because the program synchronized, in a call of its own
+// (a CUDA program: no Kokkos call around it): each idle row of round trips
+// is at the program's line — the same call at two lines is two rows, the
+// what-if names the line; without sites, one row as before.
+namespace {
+int g_block_line_a = 0, g_block_line_b = 0;
+__attribute__((noinline)) void program_blocks_at_a(WaitsSim& s, double t0,
+                                                   double t1) {
+  addscope::Impl::BlockingBegin b;
+  b.api = SyncApi::DeviceSynchronize;
+  b.all_streams = true;
+  s.at(t0);
+  s.t->on_blocking_begin(b);
+  s.at(t1);
+  g_block_line_a = __LINE__ + 1;
+  s.t->on_blocking_end();
+  asm volatile("" ::: "memory");
+}
+__attribute__((noinline)) void program_blocks_at_b(WaitsSim& s, double t0,
+                                                   double t1) {
+  addscope::Impl::BlockingBegin b;
+  b.api = SyncApi::DeviceSynchronize;
+  b.all_streams = true;
+  s.at(t0);
+  s.t->on_blocking_begin(b);
+  s.at(t1);
+  g_block_line_b = __LINE__ + 1;
+  s.t->on_blocking_end();
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, AnIdleRoundTripIsAtItsLine) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    // One kernel launched four times; the program synchronizes after the
+    // first three: at line a, at a again, at b.
+    const double launch[4] = {1.0, 1.11, 1.21, 1.31};
+    s.at(launch[0]);
+    program_launches_cuda(s, 1);
+    program_blocks_at_a(s, 1.0001, 1.1);
+    s.at(launch[1]);
+    program_launches_cuda(s, 2);
+    program_blocks_at_a(s, 1.1101, 1.2);
+    s.at(launch[2]);
+    program_launches_cuda(s, 3);
+    program_blocks_at_b(s, 1.2101, 1.3);
+    s.at(launch[3]);
+    program_launches_cuda(s, 4);
+    std::vector<addscope::Impl::DeviceKernelRecord> v(4);
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      auto& r = v[i];
+      r.correlation = i + 1;
+      r.stream = 7;
+      r.start_s = launch[i] + 5e-5;
+      r.end_s = i < 3 ? launch[i] + 0.0899 : launch[i] + 0.01;
+      r.shape.grid[0] = r.shape.block[0] = 1;
+      r.shape.grid[1] = r.shape.grid[2] = 1;
+      r.shape.block[1] = r.shape.block[2] = 1;
+      r.name = kSymbol;
+    }
+    s.t->on_device_kernels(v);
+    s.at(1.4);
+    const addscope::WaitsSnapshot w = s.done();
+    std::vector<const addscope::IdleSiteStats*> rows;
+    for (const auto& r : w.idle.sites)
+      if (r.cause == addscope::IdleCause::SyncRoundTrip) rows.push_back(&r);
+    if (!sites) {
+      ASSERT_EQ(rows.size(), 1u);
+      EXPECT_EQ(rows[0]->calls, 3u);
+      EXPECT_FALSE(rows[0]->code.known());
+      continue;
+    }
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0]->calls, 2u);  // line a: two round trips, most idle
+    EXPECT_EQ(rows[1]->calls, 1u);
+    // Each gap: from a kernel's end to the next one's start.
+    EXPECT_NEAR(rows[0]->idle_s, 0.02015 + 0.01015, 1e-6);
+    EXPECT_NEAR(rows[1]->idle_s, 0.01015, 1e-6);
+    // The what-if reads the merged rows: line a's two.
+    ASSERT_FALSE(w.idle.what_if.empty());
+    EXPECT_EQ(w.idle.what_if[0].top.calls, 2u);
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(rows[0]->code.line, g_block_line_a) << site_text(rows[0]->code);
+    EXPECT_EQ(rows[1]->code.line, g_block_line_b) << site_text(rows[1]->code);
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    const std::string t = os.str();
+    const std::string a = "  at unit/test_waits_sites.cpp:" +
+                          std::to_string(g_block_line_a) +
+                          " (program_blocks_at_a)\n";
+    // In the idle rows (the waits' call sites name the line too).
+    const std::size_t idle = t.find("  idle by call site:\n");
+    const std::size_t what_if = t.find("  what if:\n");
+    ASSERT_NE(idle, std::string::npos) << t;
+    ASSERT_NE(what_if, std::string::npos) << t;
+    const std::size_t row = t.find(a, idle);
+    EXPECT_LT(row, what_if) << t;
+    EXPECT_NE(t.find("round trips at unit/test_waits_sites.cpp:" +
+                     std::to_string(g_block_line_a) +
+                     " (program_blocks_at_a) left the device idle"),
+              std::string::npos)
+        << t;
+#else
+    EXPECT_TRUE(rows[0]->code.known());
+#endif
+  }
+}

@@ -102,6 +102,7 @@ struct HostThread {
   double idle_begin = 0;
   std::uint64_t idle_call = 0;
   std::uint32_t idle_site = 0, idle_region = 0, idle_before = 0;
+  std::uint32_t idle_stack = 0;  // a blocking call of its own: its stack
   std::uint32_t last_outer_site = 0;
 
   /// The outermost / innermost open call that is not a region (or null).

@@ -29,6 +29,7 @@ void IdleFeed::emit(HostThread& t, double end_s, std::uint32_t after) {
   h.call = t.idle_call;
   h.site = t.idle_site;
   h.region = t.idle_region;
+  h.stack = t.idle_stack;
   if (h.state == HostState::Program) {
     h.before = t.idle_before;
     h.after = after;
@@ -36,15 +37,18 @@ void IdleFeed::emit(HostThread& t, double end_s, std::uint32_t after) {
   blame_.add_host_interval(h);
 }
 
-void IdleFeed::update(HostThread& t, double now_s, std::uint32_t blocked_site) {
+void IdleFeed::update(HostThread& t, double now_s, std::uint32_t blocked_site,
+                      std::uint32_t blocked_stack) {
   if (!on) return;
   const Now n = state_of(t);
   if (t.idle_open && n.state == t.idle_state && n.call == t.idle_call &&
       n.site == t.idle_site && t.region_path == t.idle_region)
     return;
   // A blocking call outside Kokkos calls is named when it ends.
-  if (t.idle_open && t.idle_state == HostState::Blocked && t.idle_site == 0)
+  if (t.idle_open && t.idle_state == HostState::Blocked && t.idle_site == 0) {
     t.idle_site = blocked_site;
+    t.idle_stack = blocked_stack;
+  }
   emit(t, now_s, n.state == HostState::Program ? 0 : n.site);
   if (n.state == HostState::Program && t.idle_open &&
       t.idle_state != HostState::Program)
@@ -54,6 +58,7 @@ void IdleFeed::update(HostThread& t, double now_s, std::uint32_t blocked_site) {
   t.idle_begin = now_s;
   t.idle_call = n.call;
   t.idle_site = n.site;
+  t.idle_stack = 0;
   t.idle_region = t.region_path;
   t.idle_before = t.last_outer_site;
 }

@@ -25,8 +25,10 @@ class IdleFeed {
   /// After an event was replayed on `t` at `now_s`: if the thread's state
   /// (or the call or region it is in) changed, the interval that ends now
   /// goes to the blame and the next one opens. `blocked_site`: a blocking
-  /// call outside every Kokkos call that ends now names itself by it.
-  void update(HostThread& t, double now_s, std::uint32_t blocked_site = 0);
+  /// call outside every Kokkos call that ends now names itself by it, and
+  /// by its stack (`blocked_stack`, 0: none taken).
+  void update(HostThread& t, double now_s, std::uint32_t blocked_site = 0,
+              std::uint32_t blocked_stack = 0);
   /// The thread exits: its open interval ends.
   void close(HostThread& t, double now_s);
   /// Cuts every open interval at `w` (a quiet thread never holds the blame

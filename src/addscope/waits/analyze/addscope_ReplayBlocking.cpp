@@ -340,7 +340,7 @@ void Replay::blocking_end(std::uint32_t ti, double t, std::uint32_t stack) {
   } else if (mode.device_times) {
     blockings_.insert(b.begin_s, LiveBlocking{b, th.blocking_via});
   }
-  feed_.update(th, t, own_site);
+  feed_.update(th, t, own_site, own_site ? stack : 0);
   last_t_ = t;
 }
 

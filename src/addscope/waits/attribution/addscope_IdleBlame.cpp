@@ -42,7 +42,7 @@ std::size_t IdleBlame::SiteKeyHash::operator()(const SiteKey& k) const {
   std::uint64_t h = (std::uint64_t(k.cause) << 56) ^
                     (std::uint64_t(k.site) * 0x9e3779b97f4a7c15ull);
   h ^= (std::uint64_t(k.region) << 32 | k.before) * 0xc2b2ae3d27d4eb4full;
-  h ^= std::uint64_t(k.after) * 0x165667b19e3779f9ull;
+  h ^= (std::uint64_t(k.after) << 32 | k.stack) * 0x165667b19e3779f9ull;
   return static_cast<std::size_t>(h ^ (h >> 29));
 }
 
@@ -92,6 +92,7 @@ void IdleBlame::add_host_interval(const HostInterval& h) {
   v.region = h.region;
   v.before = h.before;
   v.after = h.after;
+  v.stack = h.stack;
   v.state = h.state;
   ivs_.push_back(v);
 }
@@ -221,7 +222,7 @@ IdleBlame::SiteAgg& IdleBlame::site(const SiteKey& k) {
   if (it != sites_.end()) return it->second;
   if (sites_.size() >= limits_.sites) {
     ++dropped_.sites;
-    const SiteKey other{k.cause, kOtherSite, kOtherSite, 0, 0};
+    const SiteKey other{k.cause, kOtherSite, kOtherSite, 0, 0, 0};
     return sites_[other];
   }
   return sites_[k];
@@ -478,12 +479,13 @@ void IdleBlame::charge(Dev& d, const Gap& g, const Acc* acc) {
 }
 
 void IdleBlame::charge_piece(const Gap& g, IdleCause c, Ns ns, const Acc* acc) {
-  SiteKey k{static_cast<std::uint8_t>(c), 0, 0, 0, 0};
+  SiteKey k{static_cast<std::uint8_t>(c), 0, 0, 0, 0, 0};
   k.region = g.state_known ? g.at.region : 0;
   const bool whole =
       c == IdleCause::SyncRoundTrip || c == IdleCause::Communication;
   if (whole) {
     k.site = g.at.site;
+    k.stack = g.at.stack;
   } else if (c == IdleCause::HostCode) {
     if (g.at.state == HostState::KokkosOwn) {
       k.site = g.at.site;
@@ -565,6 +567,7 @@ IdleGapRecord IdleBlame::record(const Gap& g) const {
     r.region = g.at.region;
     r.before = g.at.before;
     r.after = g.at.after;
+    r.stack = g.at.stack;
     r.host_begin_s = to_s(g.at.begin);
     r.host_end_s = to_s(g.at.end);
   }
@@ -730,6 +733,7 @@ IdleSummary IdleBlame::summary(const NameOf& name_of) const {
       x.region = name(k.region);
       x.before = name(k.before);
       x.after = name(k.after);
+      x.stack = k.stack;
     }
     x.gaps = a.gaps;
     x.calls = a.calls;
@@ -739,15 +743,7 @@ IdleSummary IdleBlame::summary(const NameOf& name_of) const {
       x.state_s[i] = to_s(a.state_ns[i]);
     s.sites.push_back(std::move(x));
   }
-  auto site_order = [](const IdleSiteStats& a, const IdleSiteStats& b) {
-    if (a.idle_s != b.idle_s) return a.idle_s > b.idle_s;
-    if (a.cause != b.cause) return a.cause < b.cause;
-    if (a.site != b.site) return a.site < b.site;
-    if (a.region != b.region) return a.region < b.region;
-    if (a.before != b.before) return a.before < b.before;
-    return a.after < b.after;
-  };
-  std::sort(s.sites.begin(), s.sites.end(), site_order);
+  sort_idle_sites(s.sites);
 
   for (const auto& kv : regions_) {
     const RegionAgg& a = kv.second;
@@ -768,35 +764,7 @@ IdleSummary IdleBlame::summary(const NameOf& name_of) const {
               return a.region < b.region;
             });
 
-  for (const IdleCauseStats& c : s.causes) {
-    // Start-up is paid once, whatever the run does: no what-if.
-    if (c.idle_s <= 0 || c.cause == IdleCause::StartUp) continue;
-    IdleWhatIf w;
-    w.cause = c.cause;
-    w.idle_s = c.idle_s;
-    w.share = s.span_s > 0 ? c.idle_s / s.span_s : 0;
-    w.gaps = c.gaps;
-    w.calls = c.calls;
-    bool found = false;
-    for (const IdleSiteStats& r : s.sites) {
-      if (r.cause != c.cause) continue;
-      if (!found) {
-        w.top = r;
-        found = true;
-      } else {
-        ++w.other_sites;
-      }
-    }
-    w.top_share = s.span_s > 0 ? w.top.idle_s / s.span_s : 0;
-    if (found && s.devices.size() == 1 && !w.top.other &&
-        !w.top.region.empty()) {
-      for (const IdleRegionStats& r : s.regions)
-        if (!r.other && r.region == w.top.region && r.one_thread &&
-            r.host_s > 0 && w.top.idle_s <= r.host_s)
-          w.region_share = w.top.idle_s / r.host_s;
-    }
-    s.what_if.push_back(std::move(w));
-  }
+  fill_idle_what_if(s);
 
   std::vector<Gap> kept(longest_);
   std::sort(kept.begin(), kept.end(), longer);

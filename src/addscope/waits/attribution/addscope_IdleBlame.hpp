@@ -127,6 +127,10 @@ struct HostInterval {
   std::uint32_t site = 0;
   std::uint32_t region = 0;  ///< the region path ("loop > solve"), 0: none
   std::uint32_t before = 0, after = 0;  ///< Program: the calls around it
+  /// Blocked in a call of its own (outside every Kokkos call): the call's
+  /// stack (the analyzer's stack id; 0: none). Round-trip rows are kept
+  /// apart by it, so that each is at the program's line.
+  std::uint32_t stack = 0;
 };
 
 /// One charged gap, as the gap listener gets it (ids; seconds).
@@ -141,7 +145,7 @@ struct IdleGapRecord {
   bool state_known = false;
   HostState state = HostState::Program;  ///< the thread's at begin_s
   std::uint64_t call = 0;
-  std::uint32_t site = 0, region = 0, before = 0, after = 0;
+  std::uint32_t site = 0, region = 0, before = 0, after = 0, stack = 0;
   double host_begin_s = 0, host_end_s = 0;  ///< the interval blamed
 };
 
@@ -214,7 +218,7 @@ class IdleBlame {
   struct Iv {
     Ns begin, end;
     std::uint64_t seq, call;
-    std::uint32_t thread, site, region, before, after;
+    std::uint32_t thread, site, region, before, after, stack;
     HostState state;
   };
   struct Acc {  // one thread over one device's open gap
@@ -262,10 +266,10 @@ class IdleBlame {
   };
   struct SiteKey {
     std::uint8_t cause;
-    std::uint32_t site, region, before, after;
+    std::uint32_t site, region, before, after, stack;
     bool operator==(const SiteKey& o) const {
       return cause == o.cause && site == o.site && region == o.region &&
-             before == o.before && after == o.after;
+             before == o.before && after == o.after && stack == o.stack;
     }
   };
   struct SiteKeyHash {

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "addscope/waits/model/addscope_CodeSite.hpp"
+
 namespace addscope {
 
 /// What device work a record is (CUPTI kernel, memcpy and memset records:
@@ -121,6 +123,11 @@ struct IdleSiteStats {
   std::uint64_t gaps = 0, calls = 0;
   double idle_s = 0, max_s = 0;
   std::array<double, kHostStates + 1> state_s{};  ///< as IdleCauseStats
+  /// Round trips of a call of the program's own (no Kokkos call around
+  /// it): its stack (the analyzer's id, 0: none) and, once the report's
+  /// sites are resolved, the program's line it was called at.
+  std::uint32_t stack = 0;
+  CodeSite code;
 };
 
 /// One region path.
@@ -190,6 +197,16 @@ struct IdleDropped {
            regions || kernels;
   }
 };
+
+/// Most idle first; ties by cause, site, region, before, after.
+void sort_idle_sites(std::vector<IdleSiteStats>& sites);
+/// `from`'s gaps, calls and times added to `into` (two rows at one line).
+void merge_idle_site(IdleSiteStats& into, const IdleSiteStats& from);
+
+struct IdleSummary;
+/// The what-if of every cause with idle time (start-up excepted: paid
+/// once) from the summary's causes, sites (sorted) and regions.
+void fill_idle_what_if(IdleSummary& s);
 
 struct IdleSummary {
   bool any_activity = false;  ///< any device activity seen

@@ -6,6 +6,7 @@
 
 #include "addscope/waits/attribution/addscope_Occupancy.hpp"
 #include "addscope/waits/output/addscope_AttributionText.hpp"
+#include "addscope/waits/output/addscope_WaitsJson.hpp"
 
 namespace addscope {
 
@@ -96,6 +97,7 @@ std::string site_column(const IdleSiteStats& r) {
                       ? idle_site_words(r)
                   : r.site.empty() ? std::string("(unnamed)")
                                    : r.site;
+  if (r.code.known()) s += "  at " + site_text(r.code);
   if (!r.region.empty()) s += "  [in region " + r.region + "]";
   return s;
 }
@@ -167,7 +169,8 @@ std::string idle_site_words(const IdleSiteStats& r) {
   if (r.cause == IdleCause::StartUp && !r.other)
     return r.site.empty() ? std::string("a kernel's first run")
                           : "the first run of " + r.site;
-  if (r.cause != IdleCause::HostCode) return r.site;
+  if (r.cause != IdleCause::HostCode)
+    return r.code.known() ? r.site + " at " + site_text(r.code) : r.site;
   if (!r.site.empty()) return "in " + r.site + "'s own work";
   if (!r.before.empty() && !r.after.empty())
     return "between " + r.before + " and " + r.after;
@@ -187,6 +190,7 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
                               " at other call sites"
                         : thousands((long long)t.calls) + " " + site +
                               (t.calls == 1 ? " round trip" : " round trips");
+      if (!t.other && t.code.known()) subject += " at " + site_text(t.code);
       break;
     case IdleCause::Communication:
       subject = t.other ? format_count(t.calls, "MPI call", "MPI calls") +
@@ -461,10 +465,8 @@ nlohmann::json idle_json(const IdleSummary& s) {
          {"max_s", r.max_s},
          {"thread_state_s",
           whole_gap_cause(r.cause) ? states_json(r.state_s) : json(nullptr)},
-         {"words", r.cause == IdleCause::HostCode ||
-                           (r.cause == IdleCause::StartUp && !r.other)
-                       ? json(idle_site_words(r))
-                       : str_or_null(r.site)}});
+         {"words", str_or_null(idle_site_words(r))},
+         {"code", code_site_json(r.code)}});
   j["sites"] = sites;
   json regions = json::array();
   for (const IdleRegionStats& r : s.regions)
@@ -490,6 +492,7 @@ nlohmann::json idle_json(const IdleSummary& s) {
                                       ? idle_site_words(w.top)
                                       : w.top.site)},
          {"top_region", str_or_null(w.top.region)},
+         {"top_code", code_site_json(w.top.code)},
          {"top_idle_s", w.top.idle_s},
          {"top_share", w.top_share},
          {"region_share",

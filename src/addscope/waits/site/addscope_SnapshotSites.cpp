@@ -43,6 +43,34 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   if (merged.size() != w.sites.size()) Ledger::sort_sites(merged);
   w.sites = std::move(merged);
   for (KernelStats& k : w.kernels) k.launched_at = code(k.launch_stack);
+  // The idle rows of round trips in calls of the program's own: at their
+  // lines, one row per (cause, call, region) and line; the what-ifs read
+  // the merged rows.
+  std::map<std::tuple<int, std::string, std::string, std::string>, std::size_t>
+      idle_seen;
+  std::vector<IdleSiteStats> idle_rows;
+  idle_rows.reserve(w.idle.sites.size());
+  for (IdleSiteStats& r : w.idle.sites) {
+    r.code = code(r.stack);
+    if (!r.code.known()) {
+      idle_rows.push_back(std::move(r));
+      continue;
+    }
+    const std::string where = r.code.file + ":" + std::to_string(r.code.line) +
+                              ":" + r.code.module + "+" +
+                              std::to_string(r.code.offset);
+    const auto key = std::make_tuple(int(r.cause), r.site, r.region, where);
+    auto it = idle_seen.find(key);
+    if (it == idle_seen.end()) {
+      idle_seen.emplace(key, idle_rows.size());
+      idle_rows.push_back(std::move(r));
+    } else {
+      merge_idle_site(idle_rows[it->second], r);
+    }
+  }
+  if (idle_rows.size() != w.idle.sites.size()) sort_idle_sites(idle_rows);
+  w.idle.sites = std::move(idle_rows);
+  if (!idle_seen.empty()) fill_idle_what_if(w.idle);
 }
 
 }  // namespace Impl
