@@ -666,3 +666,82 @@ TEST(WaitsSites, AnIdleRoundTripIsAtItsLine) {
 #endif
   }
 }
+
+// Idle rows named by a kernel (start-up before its first run, the launch
+// latency before a later one) are at the kernel's first launch line, as
+// the kernels table has it.
+namespace {
+int g_second_launch_line = 0;
+const char kSymbol2[] = "_Z4add2PKfS0_Pfx";
+__attribute__((noinline)) void program_launches_second(WaitsSim& s,
+                                                       std::uint32_t corr) {
+  addscope::Impl::LaunchBegin l;
+  l.correlation = corr;
+  l.symbol = kSymbol2;
+  g_second_launch_line = __LINE__ + 1;
+  s.t->on_launch(l);
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, AKernelsIdleRowsAreAtItsLaunchLine) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    // add at 1.0; add2 first at 1.2 (start-up before it), again at 1.4.
+    const double launch[3] = {1.0, 1.2, 1.4};
+    s.at(launch[0]);
+    program_launches_cuda(s, 1);
+    s.at(launch[1]);
+    program_launches_second(s, 2);
+    s.at(launch[2]);
+    program_launches_second(s, 3);
+    std::vector<addscope::Impl::DeviceKernelRecord> v(3);
+    for (std::uint32_t i = 0; i < 3; ++i) {
+      auto& r = v[i];
+      r.correlation = i + 1;
+      r.stream = 7;
+      r.start_s = launch[i] + 5e-5;
+      r.end_s = launch[i] + 0.1;
+      r.shape.grid[0] = r.shape.block[0] = 1;
+      r.shape.grid[1] = r.shape.grid[2] = 1;
+      r.shape.block[1] = r.shape.block[2] = 1;
+      r.name = i == 0 ? kSymbol : kSymbol2;
+    }
+    s.t->on_device_kernels(v);
+    s.at(1.6);
+    const addscope::WaitsSnapshot w = s.done();
+    const addscope::IdleSiteStats* start_up = nullptr;
+    for (const auto& r : w.idle.sites)
+      if (r.cause == addscope::IdleCause::StartUp) start_up = &r;
+    ASSERT_NE(start_up, nullptr);
+    EXPECT_EQ(start_up->site.rfind("add2(", 0), 0u) << start_up->site;
+    EXPECT_NEAR(start_up->idle_s, 0.1 + 5e-5, 1e-9);
+    if (!sites) {
+      EXPECT_FALSE(start_up->code.known());
+      continue;
+    }
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(start_up->code.line, g_second_launch_line)
+        << site_text(start_up->code);
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    const std::string t = os.str();
+    const std::string at = "launched at unit/test_waits_sites.cpp:" +
+                           std::to_string(g_second_launch_line) +
+                           " (program_launches_second)";
+    const std::size_t idle = t.find("  idle by call site:\n");
+    ASSERT_NE(idle, std::string::npos) << t;
+    const std::size_t row = t.find("the first run of add2(", idle);
+    ASSERT_NE(row, std::string::npos) << t;
+    // Said once, on the row.
+    const std::string line = t.substr(row, t.find('\n', row) - row);
+    EXPECT_NE(line.find(at), std::string::npos) << line;
+    EXPECT_EQ(line.find("launched at"), line.rfind("launched at")) << line;
+#else
+    EXPECT_TRUE(start_up->code.known());
+#endif
+  }
+}

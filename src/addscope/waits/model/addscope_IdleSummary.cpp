@@ -72,6 +72,11 @@ const char* idle_cause_words(IdleCause c) {
   return "other/unknown";
 }
 
+bool idle_row_is_a_kernel(IdleCause c) {
+  return c == IdleCause::LaunchLatency || c == IdleCause::Submitted ||
+         c == IdleCause::Unknown || c == IdleCause::StartUp;
+}
+
 void sort_idle_sites(std::vector<IdleSiteStats>& sites) {
   std::sort(sites.begin(), sites.end(),
             [](const IdleSiteStats& a, const IdleSiteStats& b) {

@@ -125,10 +125,14 @@ struct IdleSiteStats {
   std::array<double, kHostStates + 1> state_s{};  ///< as IdleCauseStats
   /// Round trips of a call of the program's own (no Kokkos call around
   /// it): its stack (the analyzer's id, 0: none) and, once the report's
-  /// sites are resolved, the program's line it was called at.
+  /// sites are resolved, the program's line it was called at. Rows named
+  /// by a kernel (idle_row_is_a_kernel): its first launch's line.
   std::uint32_t stack = 0;
   CodeSite code;
 };
+/// Rows of these causes are named by the kernel (or copy) that ended the
+/// gap: launch latency, already submitted, unknown, start-up.
+bool idle_row_is_a_kernel(IdleCause c);
 
 /// One region path.
 struct IdleRegionStats {

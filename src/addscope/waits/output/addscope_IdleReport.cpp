@@ -92,12 +92,16 @@ std::string anatomy(const std::array<double, kHostStates + 1>& st) {
 }
 
 std::string site_column(const IdleSiteStats& r) {
-  std::string s = r.cause == IdleCause::HostCode ||
-                          (r.cause == IdleCause::StartUp && !r.other)
-                      ? idle_site_words(r)
-                  : r.site.empty() ? std::string("(unnamed)")
-                                   : r.site;
-  if (r.code.known()) s += "  at " + site_text(r.code);
+  std::string s;
+  if (r.cause == IdleCause::HostCode ||
+      (r.cause == IdleCause::StartUp && !r.other)) {
+    s = idle_site_words(r);  // with its line
+  } else {
+    s = r.site.empty() ? std::string("(unnamed)") : r.site;
+    if (r.code.known())
+      s += (idle_row_is_a_kernel(r.cause) ? "  launched at " : "  at ") +
+           site_text(r.code);
+  }
   if (!r.region.empty()) s += "  [in region " + r.region + "]";
   return s;
 }
@@ -166,11 +170,15 @@ void write_devices(std::ostream& os, const IdleSummary& s) {
 }  // namespace
 
 std::string idle_site_words(const IdleSiteStats& r) {
+  const std::string at =
+      r.code.known() ? (idle_row_is_a_kernel(r.cause) ? " launched at "
+                                                      : " at ") +
+                           site_text(r.code)
+                     : std::string();
   if (r.cause == IdleCause::StartUp && !r.other)
     return r.site.empty() ? std::string("a kernel's first run")
-                          : "the first run of " + r.site;
-  if (r.cause != IdleCause::HostCode)
-    return r.code.known() ? r.site + " at " + site_text(r.code) : r.site;
+                          : "the first run of " + r.site + at;
+  if (r.cause != IdleCause::HostCode) return r.site + at;
   if (!r.site.empty()) return "in " + r.site + "'s own work";
   if (!r.before.empty() && !r.after.empty())
     return "between " + r.before + " and " + r.after;
@@ -184,6 +192,8 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
   if (t.idle_s <= 0 || s.span_s <= 0) return "";
   std::string subject;
   const std::string site = t.site.empty() ? "(unnamed)" : t.site;
+  // A kernel's row with its launch line.
+  const std::string named = t.site.empty() ? site : idle_site_words(t);
   switch (w.cause) {
     case IdleCause::SyncRoundTrip:
       subject = t.other ? format_count(t.calls, "round trip", "round trips") +
@@ -200,7 +210,8 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
       break;
     case IdleCause::LaunchLatency:
       subject = format_count(t.gaps, "launch", "launches") +
-                (t.other ? std::string(" of other kernels") : " of " + site) +
+                (t.other ? std::string(" of other kernels")
+                         : " of " + named) +
                 " still in progress";
       break;
     case IdleCause::HostCode:
@@ -211,13 +222,15 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
       break;
     case IdleCause::Submitted:
       subject = format_count(t.gaps, "start", "starts") +
-                (t.other ? std::string(" of other work") : " of " + site) +
+                (t.other ? std::string(" of other work")
+                         : " of " + named) +
                 " after it was submitted";
       break;
     case IdleCause::Unknown:
       subject =
           format_count(t.gaps, "gap", "gaps") +
-          (t.other ? std::string(" before other work") : " before " + site) +
+          (t.other ? std::string(" before other work")
+                   : " before " + named) +
           " with the launching thread's state unknown";
       break;
     case IdleCause::StartUp:  // no what-if is made for it (paid once)

@@ -70,7 +70,20 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   }
   if (idle_rows.size() != w.idle.sites.size()) sort_idle_sites(idle_rows);
   w.idle.sites = std::move(idle_rows);
-  if (!idle_seen.empty()) fill_idle_what_if(w.idle);
+  // Rows named by a kernel: at its first launch's line (the kernels table's
+  // `launched at`).
+  std::map<std::string, const CodeSite*> launched;
+  for (const KernelStats& k : w.kernels)
+    if (k.launched_at.known()) launched.emplace(k.name, &k.launched_at);
+  bool named = false;
+  for (IdleSiteStats& r : w.idle.sites) {
+    if (r.other || r.code.known() || !idle_row_is_a_kernel(r.cause)) continue;
+    const auto it = launched.find(r.site);
+    if (it == launched.end()) continue;
+    r.code = *it->second;
+    named = true;
+  }
+  if (!idle_seen.empty() || named) fill_idle_what_if(w.idle);
 }
 
 }  // namespace Impl
