@@ -838,6 +838,11 @@ TEST(WaitsHeadline, TheSeedInFiveLinesAtMost) {
                       "(hidden), 470.0 us each on average"),
             std::string::npos)
       << lall;
+  // What they cost the device: its idle time in their round trips.
+  EXPECT_NE(lall.find("470.0 us each on average; the device sat idle 4.7 ms "
+                      "in their round trips"),
+            std::string::npos)
+      << lall;
   EXPECT_EQ(lall.find("ran as"), std::string::npos) << lall;  // none starved
   // A host backend: no headline.
   addscope::WaitsSnapshot host = w;

@@ -562,10 +562,11 @@ TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
 namespace {
 int g_block_line_a = 0, g_block_line_b = 0;
 __attribute__((noinline)) void program_blocks_at_a(WaitsSim& s, double t0,
-                                                   double t1) {
-  addscope::Impl::BlockingBegin b;
-  b.api = SyncApi::DeviceSynchronize;
-  b.all_streams = true;
+                                                   double t1, int stream = -1) {
+  addscope::Impl::BlockingBegin b;  // the device, or one stream
+  b.api = stream < 0 ? SyncApi::DeviceSynchronize : SyncApi::StreamSynchronize;
+  b.all_streams = stream < 0;
+  b.stream = stream < 0 ? 0 : std::uint32_t(stream);
   s.at(t0);
   s.t->on_blocking_begin(b);
   s.at(t1);
@@ -574,10 +575,11 @@ __attribute__((noinline)) void program_blocks_at_a(WaitsSim& s, double t0,
   asm volatile("" ::: "memory");
 }
 __attribute__((noinline)) void program_blocks_at_b(WaitsSim& s, double t0,
-                                                   double t1) {
-  addscope::Impl::BlockingBegin b;
-  b.api = SyncApi::DeviceSynchronize;
-  b.all_streams = true;
+                                                   double t1, int stream = -1) {
+  addscope::Impl::BlockingBegin b;  // the device, or one stream
+  b.api = stream < 0 ? SyncApi::DeviceSynchronize : SyncApi::StreamSynchronize;
+  b.all_streams = stream < 0;
+  b.stream = stream < 0 ? 0 : std::uint32_t(stream);
   s.at(t0);
   s.t->on_blocking_begin(b);
   s.at(t1);
@@ -659,6 +661,13 @@ TEST(WaitsSites, AnIdleRoundTripIsAtItsLine) {
     EXPECT_NE(t.find("round trips at unit/test_waits_sites.cpp:" +
                      std::to_string(g_block_line_a) +
                      " (program_blocks_at_a) left the device idle"),
+              std::string::npos)
+        << t;
+    // The headline: line a synchronizes in a loop; what that cost the
+    // device is its round trips' idle time.
+    EXPECT_NE(t.find("2 calls waited 179.6 ms in all (explicit), 89.8 ms "
+                     "each on average; the device sat idle 30.3 ms in "
+                     "their round trips\n"),
               std::string::npos)
         << t;
 #else
@@ -743,5 +752,58 @@ TEST(WaitsSites, AKernelsIdleRowsAreAtItsLaunchLine) {
 #else
     EXPECT_TRUE(start_up->code.known());
 #endif
+  }
+}
+
+// A synchronization the device did not sit idle for (another stream kept
+// it busy throughout) cost the device nothing, and the headline says so;
+// without the program's line it says nothing of it.
+TEST(WaitsSites, AWaitThatLeftTheDeviceBusyCostItNothing) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    // The loop of the test above on stream 7, each launch synchronized on
+    // its stream at line a, beside one long kernel on stream 8.
+    const double launch[3] = {1.0, 1.11, 1.21};
+    s.at(launch[0]);
+    program_launches_cuda(s, 1);
+    s.at(launch[0] + 2e-5);
+    program_launches_cuda(s, 4);
+    program_blocks_at_a(s, 1.0001, 1.1, 7);
+    s.at(launch[1]);
+    program_launches_cuda(s, 2);
+    program_blocks_at_a(s, 1.1101, 1.2, 7);
+    s.at(launch[2]);
+    program_launches_cuda(s, 3);
+    std::vector<addscope::Impl::DeviceKernelRecord> v(4);
+    for (std::uint32_t i = 0; i < 4; ++i) {
+      auto& r = v[i];
+      r.correlation = i + 1;
+      r.stream = i < 3 ? 7 : 8;
+      r.start_s = i < 3 ? launch[i] + 5e-5 : launch[0] + 6e-5;
+      r.end_s = i < 3 ? launch[i] + 0.0899 : 1.3;
+      r.shape.grid[0] = r.shape.block[0] = 1;
+      r.shape.grid[1] = r.shape.grid[2] = 1;
+      r.shape.block[1] = r.shape.block[2] = 1;
+      r.name = kSymbol;
+    }
+    s.t->on_device_kernels(v);
+    s.at(1.4);
+    const addscope::WaitsSnapshot w = s.done();
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    const std::string t = os.str();
+    const std::string busy = "the device stayed busy through them: they cost "
+                             "it no idle time";
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    if (sites) {
+      EXPECT_NE(t.find("2 calls waited"), std::string::npos) << t;
+      EXPECT_NE(t.find(busy), std::string::npos) << t;
+      continue;
+    }
+#endif
+    EXPECT_EQ(t.find(busy), std::string::npos) << t;
   }
 }

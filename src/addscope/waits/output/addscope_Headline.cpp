@@ -17,6 +17,49 @@ constexpr double kMostlyWaiting = 0.9;
 // Idle time worth a line of its own: of the device's run.
 constexpr double kIdleWorthALine = 0.1;
 
+// What a call site's waits cost the device (issue 36, Deliver 5), from the
+// idle rows of its round trips (the device went idle while it waited): "the
+// device sat idle X in their round trips"; or, for a runtime call of the
+// program's own at a known line whose round trips are all listed, "the
+// device stayed busy through them" when none made it idle. "" when the
+// idle rows cannot say (no device times, a Kokkos call's rows by name).
+std::string device_cost(const std::string& site, CallKind kind,
+                        const CodeSite& code, const IdleSummary& idle,
+                        bool many) {
+  if (!idle.any_activity) return "";
+  double idle_s = 0;
+  std::uint64_t calls = 0;
+  bool matched = false, merged = false;
+  for (const IdleSiteStats& r : idle.sites) {
+    if (r.cause != IdleCause::SyncRoundTrip) continue;
+    if (r.other) {
+      merged = true;
+      continue;
+    }
+    const bool same = code.known() && r.code.known()
+                          ? code.file == r.code.file &&
+                                code.line == r.code.line &&
+                                code.module == r.code.module &&
+                                code.offset == r.code.offset
+                          : !code.known() && !r.code.known() && r.site == site;
+    if (!same) continue;
+    idle_s += r.idle_s;
+    calls += r.calls;
+    matched = true;
+  }
+  // One call's cost only when the rows hold that call alone.
+  if (matched && !many && calls != 1) return "";
+  if (matched && idle_s > 0)
+    return std::string("; the device sat idle ") + format_seconds(idle_s) +
+           (many ? " in their round trips" : " in its round trip");
+  if (!matched && !merged && kind == CallKind::Runtime && code.known())
+    return many ? "; the device stayed busy through them: they cost it no "
+                  "idle time"
+                : "; the device stayed busy through it: it cost it no idle "
+                  "time";
+  return "";
+}
+
 }  // namespace
 
 LaunchShape filling_launch(const DeviceCapacity& d, const LaunchShape& ran) {
@@ -104,7 +147,8 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
         format_seconds(loop_wait) + " in all (" +
         (loop->wait_explicit_s > loop->wait_hidden_s ? "explicit" : "hidden") +
         "), " + format_seconds(loop_wait / double(loop_calls)) +
-        " each on average");
+        " each on average" +
+        device_cost(loop->site, loop->kind, loop->code, idle, true));
   } else if (!w.waits.empty() && w.waits[0].wait_s > 0) {
     const CallRecord& c = w.waits[0];
     const std::string kernel = c.waited_for.empty()
@@ -119,7 +163,7 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
     else
       l += " waited " + format_seconds(c.wait_s) + " for " + kernel + " (" +
            wait_class_name(c.wait_class) + ")";
-    lines.push_back(l);
+    lines.push_back(l + device_cost(c.site, c.kind, c.code, idle, false));
   }
   // The largest idle cause, when idle time matters; start-up (paid once)
   // apart, when it is a tenth of the idle time or more.
