@@ -372,6 +372,11 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
       std::snprintf(b, sizeof b, "    %8s  ", thousands((long long)n).c_str());
     }
     os << b << k.name;
+    // Its line: the first launch's (the one that took a stack).
+    if (k.launched_at.known())
+      add((std::max(k.calls, k.launches) > 1 ? "first launched at "
+                                              : "launched at ") +
+          site_text(k.launched_at));
     const double waited = k.waited_hidden_s + k.waited_explicit_s;
     if (waited > 0)
       add("waited for " + format_seconds(waited) +
