@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "addscope/waits/analyze/addscope_CrossRankWaits.hpp"
+#include "addscope/waits/output/addscope_MergedReport.hpp"
 #include "addscope/waits/output/addscope_TraceMerge.hpp"
 
 using namespace addscope::waits_mpi;
@@ -48,6 +49,7 @@ TEST(CrossRankWaits, TheLastRanksStagingWaitExplainsTheOthersCollective) {
   ranks[1].waits = {
       call(1.005, 1.2995, 0.29, "deep_copy sum_h<-sum", "K1x1", "hidden"),
       call(0.2, 0.25, 0.05, "fence 'user'", "Kinit", "explicit")};
+  ranks[1].waits[0].at = "tools/solver.cpp:40 (step)";
   const auto w = cross_rank_waits(
       {instance("MPI_Allreduce", 2, {1.0, 1.3}, {1.3002, 1.3003})}, ranks);
   ASSERT_EQ(w.size(), 1u);
@@ -66,8 +68,8 @@ TEST(CrossRankWaits, TheLastRanksStagingWaitExplainsTheOthersCollective) {
                   "= 300.0 ms waiting for rank 1 + 200.0 us own"))
       << line;
   EXPECT_TRUE(has(line,
-                  "it was blocked in deep_copy sum_h<-sum on K1x1 "
-                  "(hidden wait 290.0 ms)"))
+                  "it was blocked in deep_copy sum_h<-sum at "
+                  "tools/solver.cpp:40 (step) on K1x1 (hidden wait 290.0 ms)"))
       << line;
 }
 
@@ -171,4 +173,31 @@ TEST(TraceMerge, EachRankGetsItsProcessesItsClockAndUniqueFlows) {
                nlohmann::json::exception);
   EXPECT_THROW(merge_rank_trace("[{\"ph\":", 0, 2, 0, out),
                nlohmann::json::exception);
+}
+
+// A rank's account says where in its program each wait was called (the
+// line rank 0 puts beside the late rank's call: "blocked in ... at
+// solver.cpp:40 (step)"); unknown: "".
+TEST(MergedReport, ARanksWaitsCarryTheirLines) {
+  addscope::WaitsSnapshot snap;
+  addscope::CallRecord c;
+  c.what = "deep_copy sum_h<-sum";
+  c.begin_s = 1.005;
+  c.end_s = 1.2995;
+  c.wait_s = 0.29;
+  c.code.file = "/src/tools/solver.cpp";
+  c.code.line = 40;
+  c.code.function = "step";
+  c.code.language = "c++";
+  snap.waits.push_back(c);
+  c.code = addscope::CodeSite();
+  snap.waits.push_back(c);
+  RankCounters rc;
+  rc.rank = 1;
+  const nlohmann::json a = rank_account(snap, rc);
+  ASSERT_EQ(a["waits"].size(), 2u);
+  EXPECT_EQ(a["waits"][0]["at"], "tools/solver.cpp:40 (step)");
+  EXPECT_EQ(a["waits"][0]["code"]["line"], 40);
+  EXPECT_EQ(a["waits"][1]["at"], "");
+  EXPECT_TRUE(a["waits"][1]["code"].is_null());
 }

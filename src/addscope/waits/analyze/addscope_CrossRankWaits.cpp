@@ -95,6 +95,7 @@ std::string format_cross_rank_wait(const CrossRankWait& w) {
   if (w.late_call_found) {
     const auto& c = w.late_call;
     s += ": it was blocked in " + c.what;
+    if (!c.at.empty()) s += " at " + c.at;
     if (!c.kernel.empty()) s += " on " + c.kernel;
     s += " (" + c.wait_class + " wait " + (c.bound ? "of at most " : "") +
          format_seconds(c.wait_s) + ")";

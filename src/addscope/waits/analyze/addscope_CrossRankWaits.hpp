@@ -36,6 +36,9 @@ struct RankWaitCall {
   std::string kernel;      ///< the kernel it waited for most
   std::string wait_class;  ///< "hidden" | "explicit"
   bool bound = false;      ///< no device times: the wait is at most this
+  /// Where the rank's program called it ("solver.cpp:40 (step)"; "":
+  /// unknown).
+  std::string at;
 };
 
 /// What one rank's tracker knows, for the explanations.

@@ -450,6 +450,7 @@ void MpiEventSource::before_finalize() {
       x.kernel = c["kernel"];
       x.wait_class = c["class"];
       x.bound = c["bound"];
+      x.at = c.value("at", "");
       w.waits.push_back(x);
     }
     accs.push_back(a);

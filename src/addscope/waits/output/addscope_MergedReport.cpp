@@ -4,6 +4,7 @@
 
 #include "addscope/core/addscope_Format.hpp"
 #include "addscope/waits/output/addscope_AttributionText.hpp"
+#include "addscope/waits/output/addscope_WaitsJson.hpp"
 
 namespace addscope {
 namespace waits_mpi {
@@ -38,6 +39,8 @@ json rank_account(const WaitsSnapshot& snap, const RankCounters& c) {
           w.waited_for.empty() ? std::string() : w.waited_for.front().kernel},
          {"class", wait_class_name(w.wait_class)},
          {"bound", w.wait_is_bound},
+         {"at", site_text(w.code)},
+         {"code", code_site_json(w.code)},
          {"line", format_attribution(w)}});
   }
   acc["waits"] = waits;
@@ -108,6 +111,9 @@ json merged_report_json(const MergedReport& m) {
           w.late_call_found ? json(w.late_call.what) : json(nullptr)},
          {"late_kernel",
           w.late_call_found ? json(w.late_call.kernel) : json(nullptr)},
+         {"late_at", w.late_call_found && !w.late_call.at.empty()
+                         ? json(w.late_call.at)
+                         : json(nullptr)},
          {"late_busy",
           w.late_busy_found ? json(w.late_busy.what) : json(nullptr)},
          {"late_busy_kind",
