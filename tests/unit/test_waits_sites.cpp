@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -549,6 +550,14 @@ TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
         "launched as 1 x 1, first at unit/test_waits_sites.cpp:" +
         std::to_string(g_cuda_launch_line);
     EXPECT_NE(os.str().find(at), std::string::npos) << os.str();
+    // The JSON at both ends: the wait's line and the launch's.
+    const nlohmann::json j = nlohmann::json::parse(addscope::waits_json(w));
+    ASSERT_FALSE(j["waits"].empty());
+    const auto& wf = j["waits"][0]["waited_for"];
+    ASSERT_FALSE(wf.empty()) << j["waits"][0].dump();
+    EXPECT_EQ(wf[0]["launched_at"]["line"], g_cuda_launch_line) << wf.dump();
+    EXPECT_EQ(wf[0]["launched_at"]["function"], "program_launches_cuda");
+    EXPECT_TRUE(j["waits"][0]["code"].is_object());
 #else
     EXPECT_TRUE(k.known());
 #endif

@@ -36,7 +36,8 @@ nlohmann::json call_record_json(const CallRecord& c, const std::string& line,
                   {"wait_s", s.wait_s},
                   {"stream", s.stream},
                   {"launched_as", str_or_null(k.launched_as)},
-                  {"starved", k.starved}});
+                  {"starved", k.starved},
+                  {"launched_at", code_site_json(k.launched_at)}});
   }
   return {{"id", c.id},
           {"what", c.what},

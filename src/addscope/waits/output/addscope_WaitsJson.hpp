@@ -18,6 +18,8 @@ namespace addscope {
 struct WaitedKernelShape {
   std::string launched_as;  ///< e.g. "1 x 1"; "" when unknown
   bool starved = false;
+  /// Where the program first launched it (KernelStats::launched_at).
+  CodeSite launched_at;
 };
 using WaitedKernelShapes = std::function<WaitedKernelShape(const WaitShare&)>;
 
@@ -27,7 +29,8 @@ nlohmann::json code_site_json(const CodeSite& s);
 
 /// `c` as JSON: id, what, site, code, kind, class, thread, begin_s, duration_s,
 /// wait_s, own_s, wait_is_bound, regions, context, via, waited_for[]
-/// (kernel, kernel_raw, wait_s, stream, launched_as, starved) and line.
+/// (kernel, kernel_raw, wait_s, stream, launched_as, starved, launched_at:
+/// the line of its first launch, null unknown) and line.
 /// `line` is the call in one line of text (empty: format_attribution(c));
 /// `shapes` says how each kernel was launched (none: launched_as null,
 /// starved false).

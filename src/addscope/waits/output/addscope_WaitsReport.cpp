@@ -672,6 +672,7 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
             k.launched_as = shape_short(v->shapes.front().stats.shape);
             k.starved = v->shapes.front().starved;
           }
+          if (v) k.launched_at = v->k->launched_at;
           return k;
         }));
   j["waits"] = waits;
