@@ -497,6 +497,20 @@ TEST(WaitsSites, OneCallAtTwoLinesIsTwoSites) {
 namespace {
 int g_cuda_launch_line = 0;
 const char kSymbol[] = "_Z3addPKfS0_Pfx";
+// The device's record of launch `corr`: 1 x 1 on `stream`.
+addscope::Impl::DeviceKernelRecord ran(std::uint32_t corr, std::uint32_t stream,
+                                       double start, double end,
+                                       const char* symbol = kSymbol) {
+  addscope::Impl::DeviceKernelRecord r;
+  r.correlation = corr;
+  r.stream = stream;
+  r.start_s = start;
+  r.end_s = end;
+  r.shape.grid[0] = r.shape.grid[1] = r.shape.grid[2] = 1;
+  r.shape.block[0] = r.shape.block[1] = r.shape.block[2] = 1;
+  r.name = symbol;
+  return r;
+}
 __attribute__((noinline)) void program_launches_cuda(WaitsSim& s,
                                                      std::uint32_t corr) {
   addscope::Impl::LaunchBegin l;
@@ -519,18 +533,9 @@ TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
     s.at(1.0001);
     program_launches_cuda(s, 2);
     s.block(SyncApi::Memcpy, 1.0002, 1.5, -1, 4, 3);
-    std::vector<addscope::Impl::DeviceKernelRecord> v(2);
-    for (std::uint32_t i = 0; i < 2; ++i) {
-      auto& r = v[i];
-      r.correlation = i + 1;
-      r.stream = 7;
-      r.start_s = 1.00005 + i * 0.25;
-      r.end_s = r.start_s + 0.249;
-      r.shape.grid[0] = r.shape.block[0] = 1;
-      r.shape.grid[1] = r.shape.grid[2] = 1;
-      r.shape.block[1] = r.shape.block[2] = 1;
-      r.name = kSymbol;
-    }
+    std::vector<addscope::Impl::DeviceKernelRecord> v;
+    for (std::uint32_t i = 0; i < 2; ++i)
+      v.push_back(ran(i + 1, 7, 1.00005 + i * 0.25, 1.00005 + i * 0.25 + 0.249));
     s.t->on_device_kernels(v);
     s.at(1.6);
     const addscope::WaitsSnapshot w = s.done();
@@ -618,18 +623,10 @@ TEST(WaitsSites, AnIdleRoundTripIsAtItsLine) {
     program_blocks_at_b(s, 1.2101, 1.3);
     s.at(launch[3]);
     program_launches_cuda(s, 4);
-    std::vector<addscope::Impl::DeviceKernelRecord> v(4);
-    for (std::uint32_t i = 0; i < 4; ++i) {
-      auto& r = v[i];
-      r.correlation = i + 1;
-      r.stream = 7;
-      r.start_s = launch[i] + 5e-5;
-      r.end_s = i < 3 ? launch[i] + 0.0899 : launch[i] + 0.01;
-      r.shape.grid[0] = r.shape.block[0] = 1;
-      r.shape.grid[1] = r.shape.grid[2] = 1;
-      r.shape.block[1] = r.shape.block[2] = 1;
-      r.name = kSymbol;
-    }
+    std::vector<addscope::Impl::DeviceKernelRecord> v;
+    for (std::uint32_t i = 0; i < 4; ++i)
+      v.push_back(ran(i + 1, 7, launch[i] + 5e-5,
+                      launch[i] + (i < 3 ? 0.0899 : 0.01)));
     s.t->on_device_kernels(v);
     s.at(1.4);
     const addscope::WaitsSnapshot w = s.done();
@@ -716,18 +713,10 @@ TEST(WaitsSites, AKernelsIdleRowsAreAtItsLaunchLine) {
     program_launches_second(s, 2);
     s.at(launch[2]);
     program_launches_second(s, 3);
-    std::vector<addscope::Impl::DeviceKernelRecord> v(3);
-    for (std::uint32_t i = 0; i < 3; ++i) {
-      auto& r = v[i];
-      r.correlation = i + 1;
-      r.stream = 7;
-      r.start_s = launch[i] + 5e-5;
-      r.end_s = launch[i] + 0.1;
-      r.shape.grid[0] = r.shape.block[0] = 1;
-      r.shape.grid[1] = r.shape.grid[2] = 1;
-      r.shape.block[1] = r.shape.block[2] = 1;
-      r.name = i == 0 ? kSymbol : kSymbol2;
-    }
+    std::vector<addscope::Impl::DeviceKernelRecord> v;
+    for (std::uint32_t i = 0; i < 3; ++i)
+      v.push_back(ran(i + 1, 7, launch[i] + 5e-5, launch[i] + 0.1,
+                      i == 0 ? kSymbol : kSymbol2));
     s.t->on_device_kernels(v);
     s.at(1.6);
     const addscope::WaitsSnapshot w = s.done();
@@ -786,18 +775,10 @@ TEST(WaitsSites, AWaitThatLeftTheDeviceBusyCostItNothing) {
     program_blocks_at_a(s, 1.1101, 1.2, 7);
     s.at(launch[2]);
     program_launches_cuda(s, 3);
-    std::vector<addscope::Impl::DeviceKernelRecord> v(4);
-    for (std::uint32_t i = 0; i < 4; ++i) {
-      auto& r = v[i];
-      r.correlation = i + 1;
-      r.stream = i < 3 ? 7 : 8;
-      r.start_s = i < 3 ? launch[i] + 5e-5 : launch[0] + 6e-5;
-      r.end_s = i < 3 ? launch[i] + 0.0899 : 1.3;
-      r.shape.grid[0] = r.shape.block[0] = 1;
-      r.shape.grid[1] = r.shape.grid[2] = 1;
-      r.shape.block[1] = r.shape.block[2] = 1;
-      r.name = kSymbol;
-    }
+    std::vector<addscope::Impl::DeviceKernelRecord> v;
+    for (std::uint32_t i = 0; i < 3; ++i)
+      v.push_back(ran(i + 1, 7, launch[i] + 5e-5, launch[i] + 0.0899));
+    v.push_back(ran(4, 8, launch[0] + 6e-5, 1.3));
     s.t->on_device_kernels(v);
     s.at(1.4);
     const addscope::WaitsSnapshot w = s.done();
