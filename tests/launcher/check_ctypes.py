@@ -2,7 +2,7 @@
 """A Python program driving a Kokkos library through ctypes, under the
 launcher (issue 36's CI check: Python lines on a host backend):
 
-  check_ctypes.py run LAUNCHER TOOL LIBRARY DRIVER OUTDIR
+  check_ctypes.py run LAUNCHER TOOL LIBRARY DRIVER OUTDIR [no-finalize]
   check_ctypes.py --self-test
 
 `run` starts `LAUNCHER --tool TOOL --json OUTDIR/ctypes.json -o
@@ -17,6 +17,9 @@ marked `# calls: WHAT`:
     line of the driver: never the interpreter's, ctypes' or Kokkos' code;
   * the text report's kernels table says where ctypes::fill was first
     launched.
+With `no-finalize` the driver ends without finalizing Kokkos (the
+interpreter's own shutdown with the tool loaded): the same checks, from
+the report the tool writes at exit.
 Prints one line per failed check and a SUMMARY line; exits 0 if all
 passed, 1 if one failed, 2 on a usage error.
 """
@@ -82,15 +85,16 @@ def check(driver, marks, j):
     return fails
 
 
-def run(launcher, tool, library, driver, outdir):
+def run(launcher, tool, library, driver, outdir, *how):
     os.makedirs(outdir, exist_ok=True)
-    js = os.path.join(outdir, "ctypes.json")
-    report = os.path.join(outdir, "ctypes.report.txt")
+    name = "ctypes" + "".join("_" + h for h in how)
+    js = os.path.join(outdir, name + ".json")
+    report = os.path.join(outdir, name + ".report.txt")
     for f in (js, report):
         if os.path.exists(f):
             os.remove(f)
     cmd = [launcher, "--tool", tool, "--json", js, "-o", report, "--",
-           sys.executable, driver, library]
+           sys.executable, driver, library, *how]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     fails = []
     if p.returncode != 0 or "(ok)" not in p.stdout:
@@ -119,6 +123,10 @@ def run(launcher, tool, library, driver, outdir):
             fails.append(f"no text report ({e})")
         if text and row not in text:
             fails.append(f"the report has no row ending '{row}'")
+        # Without finalize the report is the one written at exit.
+        at_exit = "the program ended without Kokkos::finalize()"
+        if text and ("no-finalize" in how) != (at_exit in text):
+            fails.append(f"'{at_exit}' {'missing' if how else 'said'}")
     for f in fails:
         print(f"FAIL: {f}")
     if fails and os.path.exists(report):
@@ -181,7 +189,8 @@ if __name__ == "__main__":
     a = sys.argv[1:]
     if a == ["--self-test"]:
         sys.exit(self_test())
-    if len(a) == 6 and a[0] == "run":
+    if a[:1] == ["run"] and (len(a) == 6 or
+                             (len(a) == 7 and a[6] == "no-finalize")):
         sys.exit(run(*a[1:]))
     print(__doc__, file=sys.stderr)
     sys.exit(2)
