@@ -779,6 +779,49 @@ TEST(WaitsHeadline, StartUpIsPaidOnceBesideTheRunsOwnIdle) {
       << all;
 }
 
+// The longest single wait's cost to the device is said only when the idle
+// rows of its site hold that call alone: a site whose other calls also left
+// round trips (copies that waited for nothing) says nothing of it.
+TEST(WaitsHeadline, OneWaitsIdleCostOnlyFromItsOwnRows) {
+  for (const std::uint64_t row_calls : {1u, 3u}) {
+    addscope::WaitsSnapshot w;
+    w.mode = addscope::WaitsMode::Device;
+    addscope::CallRecord c;
+    c.what = c.site = "cudaMemcpy D2H 4 B";
+    c.kind = addscope::CallKind::Runtime;
+    c.wait_class = addscope::WaitClass::Hidden;
+    c.begin_s = 1.0;
+    c.end_s = 1.5;
+    c.wait_s = 0.2;
+    w.waits.push_back(c);
+    addscope::SiteStats st;
+    st.kind = addscope::CallKind::Runtime;
+    st.site = c.site;
+    st.calls = 3;
+    st.hidden_calls = 1;  // one waited: no loop line
+    st.wait_hidden_s = 0.2;
+    w.sites.push_back(st);
+    w.idle.any_activity = true;
+    w.idle.span_s = 10;
+    w.idle.busy_s = 9.9;
+    w.idle.idle_s = 0.1;
+    addscope::IdleSiteStats r;
+    r.cause = addscope::IdleCause::SyncRoundTrip;
+    r.site = c.site;
+    r.calls = row_calls;
+    r.gaps = row_calls;
+    r.idle_s = 0.1;
+    w.idle.sites.push_back(r);
+    std::string all;
+    for (const auto& l : addscope::headline_lines(w, StarvationRule()))
+      all += l + "\n";
+    ASSERT_NE(all.find("cudaMemcpy D2H 4 B"), std::string::npos) << all;
+    EXPECT_EQ(all.find("in its round trip") != std::string::npos,
+              row_calls == 1)
+        << all;
+  }
+}
+
 // The seed on an H200, as the headline reads it: how busy the device was,
 // the starved add with the launch that fills the device, the read that only
 // waited; at most five lines; nothing without device times.
