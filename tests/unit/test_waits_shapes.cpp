@@ -822,6 +822,51 @@ TEST(WaitsHeadline, OneWaitsIdleCostOnlyFromItsOwnRows) {
   }
 }
 
+// "The device stayed busy" only when no round-trip row may hold the calls
+// unsaid: an unnamed row (a blocked call cut at the analyzer's watermark),
+// or one of the same call without a line, leaves it unsaid.
+TEST(WaitsHeadline, StayedBusyOnlyWhenNoRowMayHoldTheCalls) {
+  for (const int rows : {0, 1, 2}) {
+    addscope::WaitsSnapshot w;
+    w.mode = addscope::WaitsMode::Device;
+    addscope::CallRecord c;
+    c.what = c.site = "cudaStreamSynchronize";
+    c.kind = addscope::CallKind::Runtime;
+    c.wait_class = addscope::WaitClass::Explicit;
+    c.begin_s = 1.0;
+    c.end_s = 1.5;
+    c.wait_s = 0.4;
+    c.code.file = "/x/train.py";
+    c.code.line = 21;
+    c.code.language = "python";
+    w.waits.push_back(c);
+    addscope::SiteStats st;
+    st.kind = addscope::CallKind::Runtime;
+    st.site = c.site;
+    st.calls = 1;
+    st.explicit_calls = 1;
+    st.wait_explicit_s = 0.4;
+    st.code = c.code;
+    w.sites.push_back(st);
+    w.idle.any_activity = true;
+    w.idle.span_s = 10;
+    w.idle.busy_s = 9.9;
+    w.idle.idle_s = 0.1;
+    addscope::IdleSiteStats r;
+    r.cause = addscope::IdleCause::SyncRoundTrip;
+    r.calls = r.gaps = 1;
+    r.idle_s = 0.1;
+    r.site = rows == 1 ? "" : c.site;  // unnamed; the call without a line
+    if (rows > 0) w.idle.sites.push_back(r);
+    std::string all;
+    for (const auto& l : addscope::headline_lines(w, StarvationRule()))
+      all += l + "\n";
+    EXPECT_EQ(all.find("the device stayed busy") != std::string::npos,
+              rows == 0)
+        << rows << "\n" << all;
+  }
+}
+
 // The seed on an H200, as the headline reads it: how busy the device was,
 // the starved add with the launch that fills the device, the read that only
 // waited; at most five lines; nothing without device times.

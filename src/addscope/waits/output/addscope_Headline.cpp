@@ -29,11 +29,14 @@ std::string device_cost(const std::string& site, CallKind kind,
   if (!idle.any_activity) return "";
   double idle_s = 0;
   std::uint64_t calls = 0;
-  bool matched = false, merged = false;
+  // unsure: a round-trip row that may hold these calls without saying so
+  // (rows past the cap; a blocked call cut at the analyzer's watermark
+  // before it ended, unnamed; the same call with no line).
+  bool matched = false, unsure = false;
   for (const IdleSiteStats& r : idle.sites) {
     if (r.cause != IdleCause::SyncRoundTrip) continue;
-    if (r.other) {
-      merged = true;
+    if (r.other || r.site.empty()) {
+      unsure = true;
       continue;
     }
     const bool same = code.known() && r.code.known()
@@ -42,7 +45,10 @@ std::string device_cost(const std::string& site, CallKind kind,
                                 code.module == r.code.module &&
                                 code.offset == r.code.offset
                           : !code.known() && !r.code.known() && r.site == site;
-    if (!same) continue;
+    if (!same) {
+      unsure = unsure || (!r.code.known() && r.site == site);
+      continue;
+    }
     idle_s += r.idle_s;
     calls += r.calls;
     matched = true;
@@ -52,7 +58,7 @@ std::string device_cost(const std::string& site, CallKind kind,
   if (matched && idle_s > 0)
     return std::string("; the device sat idle ") + format_seconds(idle_s) +
            (many ? " in their round trips" : " in its round trip");
-  if (!matched && !merged && kind == CallKind::Runtime && code.known())
+  if (!matched && !unsure && kind == CallKind::Runtime && code.known())
     return many ? "; the device stayed busy through them: they cost it no "
                   "idle time"
                 : "; the device stayed busy through it: it cost it no idle "
