@@ -35,6 +35,12 @@ std::string site_text(const CodeSite& s, int dirs) {
   return out;
 }
 
+std::string line_key(const CodeSite& s) {
+  if (!s.known()) return std::string();
+  return s.file + ":" + std::to_string(s.line) + ":" + s.module + "+" +
+         std::to_string(s.offset);
+}
+
 std::string site_prefix(const CodeSite& s) {
   const std::string t = site_text(s);
   if (t.empty()) return t;

@@ -35,6 +35,10 @@ struct CodeSite {
 /// "main.cpp:42 (main)", "libapp.so+0x1a2b (solve)", "" when unknown. The
 /// file by its last `dirs` components (0: its whole path).
 std::string site_text(const CodeSite& s, int dirs = 1);
+/// The place `s` names, as a key: its file and line, or its module and
+/// offset ("" when unknown). Two stacks reaching one line have one key
+/// (their function, text or called package may still differ).
+std::string line_key(const CodeSite& s);
 /// "seed.py:39 (main) `v = out[2]`: " to put before what happened there
 /// (the line's text when it is known); "" if unknown.
 std::string site_prefix(const CodeSite& s);

@@ -39,12 +39,9 @@ std::string device_cost(const std::string& site, CallKind kind,
       unsure = true;
       continue;
     }
-    const bool same = code.known() && r.code.known()
-                          ? code.file == r.code.file &&
-                                code.line == r.code.line &&
-                                code.module == r.code.module &&
-                                code.offset == r.code.offset
-                          : !code.known() && !r.code.known() && r.site == site;
+    const bool same = code.known() || r.code.known()
+                          ? line_key(code) == line_key(r.code)
+                          : r.site == site;
     if (!same) {
       unsure = unsure || (!r.code.known() && r.site == site);
       continue;

@@ -91,16 +91,23 @@ std::string anatomy(const std::array<double, kHostStates + 1>& st) {
   return parts > 1 ? "the launching thread meanwhile: " + l : "";
 }
 
+// " at main.cpp:40 (step)" for a call's row, " launched at ..." for a
+// kernel's (`sep` before it); "" without a line.
+std::string line_words(const IdleSiteStats& r, const char* sep) {
+  if (!r.code.known()) return std::string();
+  return sep + std::string(idle_row_is_a_kernel(r.cause) ? "launched at "
+                                                         : "at ") +
+         site_text(r.code);
+}
+
 std::string site_column(const IdleSiteStats& r) {
   std::string s;
   if (r.cause == IdleCause::HostCode ||
       (r.cause == IdleCause::StartUp && !r.other)) {
     s = idle_site_words(r);  // with its line
   } else {
-    s = r.site.empty() ? std::string("(unnamed)") : r.site;
-    if (r.code.known())
-      s += (idle_row_is_a_kernel(r.cause) ? "  launched at " : "  at ") +
-           site_text(r.code);
+    s = (r.site.empty() ? std::string("(unnamed)") : r.site) +
+        line_words(r, "  ");
   }
   if (!r.region.empty()) s += "  [in region " + r.region + "]";
   return s;
@@ -170,11 +177,7 @@ void write_devices(std::ostream& os, const IdleSummary& s) {
 }  // namespace
 
 std::string idle_site_words(const IdleSiteStats& r) {
-  const std::string at =
-      r.code.known() ? (idle_row_is_a_kernel(r.cause) ? " launched at "
-                                                      : " at ") +
-                           site_text(r.code)
-                     : std::string();
+  const std::string at = line_words(r, " ");
   if (r.cause == IdleCause::StartUp && !r.other)
     return r.site.empty() ? std::string("a kernel's first run")
                           : "the first run of " + r.site + at;
@@ -200,7 +203,7 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
                               " at other call sites"
                         : thousands((long long)t.calls) + " " + site +
                               (t.calls == 1 ? " round trip" : " round trips");
-      if (!t.other && t.code.known()) subject += " at " + site_text(t.code);
+      if (!t.other) subject += line_words(t, " ");
       break;
     case IdleCause::Communication:
       subject = t.other ? format_count(t.calls, "MPI call", "MPI calls") +

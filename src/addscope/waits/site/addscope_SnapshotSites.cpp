@@ -23,10 +23,7 @@ bool merge_at_lines(std::vector<Row>& rows, Key key, Merge merge) {
       out.push_back(std::move(r));
       continue;
     }
-    const std::string where = r.code.file + ":" + std::to_string(r.code.line) +
-                              ":" + r.code.module + "+" +
-                              std::to_string(r.code.offset);
-    const auto k = std::tuple_cat(key(r), std::make_tuple(where));
+    const auto k = std::tuple_cat(key(r), std::make_tuple(line_key(r.code)));
     auto it = seen.find(k);
     if (it == seen.end()) {
       seen.emplace(k, out.size());
