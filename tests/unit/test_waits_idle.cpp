@@ -1229,6 +1229,50 @@ TEST(WaitsIdle, ReportPutsStartUpApart) {
   EXPECT_FALSE(has(text, "before the first run of b left")) << text;
 }
 
+// A program without Kokkos (code_first): a call's row leads with its line;
+// a kernel's row keeps the kernel first ("launched at" after it), and so
+// does every row of a Kokkos program.
+TEST(WaitsIdle, ReportRowsOfAProgramWithoutKokkosLeadWithTheLine) {
+  IdleSummary s;
+  s.any_activity = true;
+  s.span_s = 10;
+  s.busy_s = 8;
+  s.idle_s = 2;
+  s.gaps = 2;
+  addscope::IdleSiteStats sync;
+  sync.cause = IdleCause::SyncRoundTrip;
+  sync.site = "cudaStreamSynchronize";
+  sync.gaps = sync.calls = 1;
+  sync.idle_s = sync.max_s = 1.5;
+  sync.code.file = "train.py";
+  sync.code.line = 21;
+  sync.code.function = "main";
+  sync.code.text = "total += loss.item()";
+  addscope::IdleSiteStats launch = sync;
+  launch.cause = IdleCause::LaunchLatency;
+  launch.site = "add";
+  launch.calls = 0;
+  launch.idle_s = launch.max_s = 0.5;
+  launch.code.line = 20;
+  launch.code.text = "add[1, 1](a, b, out)";
+  s.sites = {sync, launch};
+  const std::string to = " \xe2\x86\x92 ";
+  std::ostringstream code;
+  addscope::write_idle_report(code, s, addscope::WaitsReportOptions(), true);
+  EXPECT_TRUE(has(code.str(), "round trip  train.py:21 (main) `total += "
+                              "loss.item()`" + to + "cudaStreamSynchronize\n"))
+      << code.str();
+  EXPECT_TRUE(has(code.str(), "launch      add  launched at train.py:20 "
+                              "(main)\n"))
+      << code.str();
+  std::ostringstream kokkos;
+  addscope::write_idle_report(kokkos, s, addscope::WaitsReportOptions(), false);
+  EXPECT_TRUE(has(kokkos.str(), "round trip  cudaStreamSynchronize  at "
+                                "train.py:21 (main)\n"))
+      << kokkos.str();
+  EXPECT_FALSE(has(kokkos.str(), to)) << kokkos.str();
+}
+
 TEST(WaitsIdle, ReportSaysOnlyWhatTheNumbersSupport) {
   IdleSummary none;
   EXPECT_EQ(report(none),

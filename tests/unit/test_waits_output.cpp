@@ -533,6 +533,82 @@ TEST(WaitsOutput, ACudaProgramWithoutKokkosReadsWithoutKokkosWords) {
   EXPECT_NE(k.str().find("Kokkos' own fences"), std::string::npos) << k.str();
 }
 
+// A program without Kokkos names its waiting calls by its code, the line
+// first ("train.py:21 (main) `total += loss.item()` → cudaStreamSynchronize"),
+// said once per row; a Kokkos program keeps its label first, the line after.
+TEST(WaitsOutput, ACallSiteOfAProgramWithoutKokkosLeadsWithItsLine) {
+  addscope::WaitsSnapshot w;
+  w.mode = addscope::WaitsMode::Device;
+  w.front_door = "cuda-injection";
+  addscope::CallRecord c;
+  c.what = c.site = "cudaStreamSynchronize";
+  c.kind = addscope::CallKind::Runtime;
+  c.wait_class = addscope::WaitClass::Hidden;
+  c.begin_s = 1.0;
+  c.end_s = 1.5;
+  c.wait_s = 0.4;
+  c.code.file = "train.py";
+  c.code.line = 21;
+  c.code.function = "main";
+  c.code.language = "python";
+  c.code.text = "total += loss.item()";
+  addscope::WaitShare ws;
+  ws.kernel = ws.kernel_raw = "step_kernel";
+  ws.wait_s = 0.4;
+  c.waited_for.push_back(ws);
+  w.waits.push_back(c);
+  addscope::SiteStats st;
+  st.kind = c.kind;
+  st.site = c.site;
+  st.calls = st.hidden_calls = 1;
+  st.wait_hidden_s = st.max_wait_s = 0.4;
+  st.code = c.code;
+  w.sites.push_back(st);
+  w.totals.hidden_s = 0.4;
+  w.totals.hidden_calls = 1;
+  // The device idle in its round trip: that row too.
+  w.idle.any_activity = true;
+  w.idle.span_s = 2;
+  w.idle.busy_s = 1.9;
+  w.idle.idle_s = 0.1;
+  addscope::IdleSiteStats r;
+  r.cause = addscope::IdleCause::SyncRoundTrip;
+  r.site = c.site;
+  r.gaps = r.calls = 1;
+  r.idle_s = r.max_s = 0.1;
+  r.code = c.code;
+  w.idle.sites.push_back(r);
+  std::ostringstream os;
+  addscope::write_waits_report(os, w);
+  const std::string t = os.str();
+  EXPECT_NE(t.find("100.0%  train.py:21 (main) `total += loss.item()` "
+                   "\xe2\x86\x92 cudaStreamSynchronize\n"),
+            std::string::npos)
+      << t;
+  // The detail under it does not say the line again.
+  EXPECT_NE(t.find("\n             cudaStreamSynchronize waited 400.0 ms for "
+                   "step_kernel"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("round trip  train.py:21 (main) `total += loss.item()` "
+                   "\xe2\x86\x92 cudaStreamSynchronize\n"),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("  at train.py:21"), std::string::npos) << t;
+  // A Kokkos program: the label first, the line after.
+  w.front_door = "kokkos";
+  std::ostringstream k;
+  addscope::write_waits_report(k, w);
+  EXPECT_NE(k.str().find("100.0%  cudaStreamSynchronize  at train.py:21 "
+                         "(main)\n"),
+            std::string::npos)
+      << k.str();
+  EXPECT_NE(k.str().find("train.py:21 (main) `total += loss.item()`: "
+                         "cudaStreamSynchronize waited 400.0 ms"),
+            std::string::npos)
+      << k.str();
+}
+
 // A CUDA program whose libcupti was not found: the tool saw nothing of the
 // device, and the report says so and why — never "host backend" nor "no
 // call waited" (seen on the H200 with every libcupti moved aside).

@@ -160,6 +160,36 @@ TEST(WaitsSites, ASiteReadsAsALineElseAsAModuleAndOffset) {
   EXPECT_EQ(addscope::site_prefix(CodeSite()), "");
 }
 
+// A call at a line, the line first: the line's text and the package
+// function it called between them when known; the call alone without one.
+TEST(WaitsSites, ACallReadsAsTheCodeThatMadeIt) {
+  using addscope::code_then_call;
+  const std::string to = " \xe2\x86\x92 ";  // an arrow
+  CodeSite s;
+  EXPECT_EQ(code_then_call(s, "cudaStreamSynchronize"), "cudaStreamSynchronize");
+  s.file = "train.py";
+  s.line = 21;
+  s.function = "main";
+  EXPECT_EQ(code_then_call(s, "cudaStreamSynchronize"),
+            "train.py:21 (main)" + to + "cudaStreamSynchronize");
+  s.text = "total += step().item()";
+  EXPECT_EQ(code_then_call(s, "cudaStreamSynchronize"),
+            "train.py:21 (main) `total += step().item()`" + to +
+                "cudaStreamSynchronize");
+  s.called = "Event.synchronize";
+  EXPECT_EQ(code_then_call(s, "cudaEventSynchronize"),
+            "train.py:21 (main) `total += step().item()`" + to +
+                "Event.synchronize" + to + "cudaEventSynchronize");
+  s.called = "?";  // a package frame whose name was unreadable
+  EXPECT_EQ(code_then_call(s, "x"),
+            "train.py:21 (main) `total += step().item()`" + to + "x");
+  CodeSite m;
+  m.module = "/app/solver";
+  m.offset = 0x10;
+  EXPECT_EQ(code_then_call(m, "cudaMemcpy D2H 4 B"),
+            "solver+0x10" + to + "cudaMemcpy D2H 4 B");
+}
+
 // ---- real stacks of this binary
 // -------------------------------------------------
 

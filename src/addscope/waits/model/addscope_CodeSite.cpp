@@ -47,4 +47,12 @@ std::string site_prefix(const CodeSite& s) {
   return s.text.empty() ? t + ": " : t + " `" + s.text + "`: ";
 }
 
+std::string code_then_call(const CodeSite& s, const std::string& what) {
+  std::string out = site_text(s);
+  if (out.empty()) return what;
+  if (!s.text.empty()) out += " `" + s.text + "`";
+  if (!s.called.empty() && s.called != "?") out += " \xe2\x86\x92 " + s.called;
+  return out + " \xe2\x86\x92 " + what;
+}
+
 }  // namespace addscope

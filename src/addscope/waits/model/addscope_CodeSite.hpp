@@ -42,6 +42,12 @@ std::string line_key(const CodeSite& s);
 /// "seed.py:39 (main) `v = out[2]`: " to put before what happened there
 /// (the line's text when it is known); "" if unknown.
 std::string site_prefix(const CodeSite& s);
+/// A call at a line, the line first, for a program whose own words are its
+/// code (no Kokkos label names the call): "train.py:21 (main) `total +=
+/// loss.item()` → cudaStreamSynchronize", the package function the line
+/// called between them when known ("… → Event.synchronize →
+/// cudaEventSynchronize"); `what` alone when the line is unknown.
+std::string code_then_call(const CodeSite& s, const std::string& what);
 
 }  // namespace addscope
 

@@ -100,11 +100,14 @@ std::string line_words(const IdleSiteStats& r, const char* sep) {
          site_text(r.code);
 }
 
-std::string site_column(const IdleSiteStats& r) {
+std::string site_column(const IdleSiteStats& r, bool code_first) {
   std::string s;
   if (r.cause == IdleCause::HostCode ||
       (r.cause == IdleCause::StartUp && !r.other)) {
     s = idle_site_words(r);  // with its line
+  } else if (code_first && !idle_row_is_a_kernel(r.cause) && !r.other &&
+             !r.site.empty() && r.code.known()) {
+    s = code_then_call(r.code, r.site);  // a call, its line first
   } else {
     s = (r.site.empty() ? std::string("(unnamed)") : r.site) +
         line_words(r, "  ");
@@ -259,7 +262,7 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
 }
 
 void write_idle_report(std::ostream& os, const IdleSummary& s,
-                       const WaitsReportOptions& opt) {
+                       const WaitsReportOptions& opt, bool code_first) {
   if (!s.any_activity) {
     os << "  device idle: no device activity recorded (needs CUPTI's kernel "
           "and copy records)\n";
@@ -310,7 +313,7 @@ void write_idle_report(std::ostream& os, const IdleSummary& s,
                                    : "-",
           format_seconds(r.idle_s).c_str(),
           format_share(r.idle_s / s.span_s).c_str(), cause_short(r.cause));
-      os << b << site_column(r) << "\n";
+      os << b << site_column(r, code_first) << "\n";
       if (whole_gap_cause(r.cause)) {
         const std::string a = anatomy(r.state_s);
         if (!a.empty()) os << "               " << a << "\n";

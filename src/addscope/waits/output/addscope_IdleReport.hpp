@@ -24,8 +24,12 @@
 namespace addscope {
 
 /// The section, two-space indented like the rest of the waits report.
+/// `code_first`: the program's words are its code (no Kokkos label names its
+/// calls): a call's row leads with its line ("train.py:21 (main) `x.item()`
+/// → cudaStreamSynchronize"), else the call leads, its line after.
 void write_idle_report(std::ostream& os, const IdleSummary& s,
-                       const WaitsReportOptions& opt = WaitsReportOptions());
+                       const WaitsReportOptions& opt = WaitsReportOptions(),
+                       bool code_first = false);
 /// The section's JSON object (the waits JSON's "idle").
 nlohmann::json idle_json(const IdleSummary& s);
 

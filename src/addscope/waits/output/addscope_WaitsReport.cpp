@@ -91,9 +91,12 @@ std::string launch_note(const Analysis& a, const WaitShare& s) {
 }
 
 // "main.cpp:24 (main): deep_copy x waited 562.4 ms for K, launched at
-// main.cpp:20 (main) as 1 x 1 (starved)".
-std::string wait_line(const Analysis& a, const CallRecord& c) {
-  std::string line = site_prefix(c.code) + c.what + " waited " +
+// main.cpp:20 (main) as 1 x 1 (starved)" (without the line when the row
+// above it said it).
+std::string wait_line(const Analysis& a, const CallRecord& c,
+                      bool with_site = true) {
+  std::string line = (with_site ? site_prefix(c.code) : std::string()) +
+                     c.what + " waited " +
                      (c.wait_is_bound ? "up to " : "") +
                      format_seconds(c.wait_s) + " for ";
   if (c.waited_for.size() == 1) {
@@ -137,6 +140,12 @@ std::string where_line(const CallRecord& c) {
   return where;
 }
 
+// A CUDA program without Kokkos (the tool came in through CUDA injection
+// and no Kokkos Tools event ever came): its report speaks no Kokkos.
+bool without_kokkos(const WaitsSnapshot& w) {
+  return w.front_door == "cuda-injection";
+}
+
 bool same_site(const SiteStats& s, const CallRecord& c) {
   return s.kind == c.kind && s.site == c.site && s.regions == c.regions &&
          s.code == c.code;
@@ -173,8 +182,12 @@ void write_sites(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     }
     ++shown;
     const std::uint64_t n = hidden ? s->hidden_calls : s->explicit_calls;
-    std::string site = s->site;
-    if (s->code.known()) site += "  at " + site_text(s->code);
+    // A program without Kokkos names its calls by its code, the line first
+    // ("train.py:21 (main) `total += loss.item()` → cudaStreamSynchronize");
+    // a Kokkos program by its labels, the line after.
+    const bool code_first = without_kokkos(w) && s->code.known();
+    std::string site = code_first ? code_then_call(s->code, s->site) : s->site;
+    if (s->code.known() && !code_first) site += "  at " + site_text(s->code);
     if (!s->regions.empty()) site += "  [in region " + s->regions + "]";
     std::snprintf(b, sizeof b, "    %8s %11s %11s %7s  ",
                   thousands((long long)n).c_str(), format_seconds(t).c_str(),
@@ -184,8 +197,9 @@ void write_sites(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     // The longest of its calls kept with details (the JSON has up to 1000).
     for (const auto& c : w.waits)
       if (c.wait_class == cls && same_site(*s, c)) {
-        os << "             " << (n > 1 ? "longest: " : "") << wait_line(a, c)
-           << "\n";
+        // Its line is the row's: said once.
+        os << "             " << (n > 1 ? "longest: " : "")
+           << wait_line(a, c, !code_first) << "\n";
         os << "               " << where_line(c) << "\n";
         break;
       }
@@ -210,12 +224,6 @@ void write_devices(std::ostream& os, const WaitsSnapshot& w) {
        << " threads = " << thousands(d.resident_threads())
        << " resident threads\n";
   }
-}
-
-// A CUDA program without Kokkos (the tool came in through CUDA injection
-// and no Kokkos Tools event ever came): its report speaks no Kokkos.
-bool without_kokkos(const WaitsSnapshot& w) {
-  return w.front_door == "cuda-injection";
 }
 
 // A CUDA program (loaded through CUDA injection) whose device source did not
@@ -544,7 +552,8 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
       os << "  overlap: host work ran during " << format_seconds(t.overlap_s)
          << " of kernel time (time saved by not waiting)\n";
   }
-  if (w.mode == WaitsMode::Device) write_idle_report(os, w.idle, opt);
+  if (w.mode == WaitsMode::Device)
+    write_idle_report(os, w.idle, opt, without_kokkos(w));
   write_shapes(os, w, a, opt);
   write_kernels(os, w, a, opt);
   write_regions(os, w);
