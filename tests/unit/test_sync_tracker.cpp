@@ -574,3 +574,76 @@ TEST(WaitsTracker, ReportAndJson) {
   EXPECT_EQ(j["kernels"][0]["device"], "Cuda");
   EXPECT_NEAR(j["totals"]["hidden_s"].get<double>(), 0.6 - 0.00011, 1e-9);
 }
+
+// A memset's device record names no thread: its call does (cudaMemsetAsync,
+// cuMemsetD*: Kokkos' View initialization, CuPy's zeros). The device idle
+// before it is then the launching thread's — its code here — not
+// "other/unknown" (seen on the H200: 5 such gaps in a Kokkos program).
+TEST(WaitsTracker, AMemsetsThreadIsItsCallsSoTheIdleBeforeItIsKnown) {
+  WaitsSim s;
+  auto kernels = [&](std::vector<std::uint32_t> corrs) {
+    std::vector<addscope::Impl::DeviceKernelRecord> v;
+    for (std::uint32_t corr : corrs) {
+      addscope::Impl::DeviceKernelRecord r;
+      r.correlation = corr;
+      r.stream = 7;
+      r.start_s = corr == 1 ? 1.00005 : corr == 2 ? 1.01 : 1.0601;
+      r.end_s = corr == 1 ? 1.01 : corr == 2 ? 1.02 : 1.07;
+      r.shape.grid[0] = r.shape.grid[1] = r.shape.grid[2] = 1;
+      r.shape.block[0] = r.shape.block[1] = r.shape.block[2] = 1;
+      r.name = "_Z1kv";
+      v.push_back(r);
+    }
+    s.t->on_device_kernels(v);
+  };
+  // Records come after their time; the kernels' launches hold the idle
+  // blame back until their records come (the memset's call does not: its
+  // record comes first here).
+  s.block(SyncApi::Memcpy, 0.99, 0.995, -1, 64, 2);  // the inputs, H2D
+  s.at(1.0);
+  s.t->on_launch(1);
+  s.at(1.0001);
+  s.t->on_launch(2);
+  addscope::Impl::BlockingBegin b;
+  b.api = SyncApi::Memset;
+  b.all_streams = false;
+  b.stream = 7;
+  b.bytes = 4096;
+  b.correlation = 3;
+  s.at(1.05);
+  s.t->on_blocking_begin(b);
+  s.at(1.05001);
+  s.t->on_blocking_end();
+  addscope::Impl::DeviceCopyRecord m;
+  m.correlation = 3;
+  m.stream = 7;
+  m.start_s = 1.0502;
+  m.end_s = 1.0503;
+  m.bytes = 4096;
+  m.memset = true;
+  std::vector<addscope::Impl::DeviceCopyRecord> c{m};
+  s.at(1.0504);
+  s.t->on_device_copies(c);
+  s.at(1.06);
+  s.t->on_launch(4);
+  s.at(1.08);  // the kernels' records, held back by their launches
+  kernels({1, 2, 4});
+  s.at(1.1);
+  const addscope::WaitsSnapshot w = s.done();
+  double unknown = -1, host = -1;
+  for (const auto& k : w.idle.causes) {
+    if (k.cause == addscope::IdleCause::Unknown) unknown = k.idle_s;
+    if (k.cause == addscope::IdleCause::HostCode) host = k.idle_s;
+  }
+  EXPECT_EQ(unknown, 0.0);
+  // The two gaps (before the memset, before the third kernel) are the
+  // program's code but for the memset's call and the launch.
+  EXPECT_GT(host, 0.0302 + 0.0098 - 2e-4);
+  EXPECT_NEAR(w.idle.idle_s, 0.0302 + 0.0098, 1e-6);
+  // The memset's call is a host call of its own, by its bytes.
+  std::ostringstream os;
+  addscope::write_waits_report(os, w);
+  EXPECT_NE(os.str().find("after cudaMemset 4.0 KiB (stream 7)"),
+            std::string::npos)
+      << os.str();
+}

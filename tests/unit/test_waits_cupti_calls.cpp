@@ -551,6 +551,66 @@ TEST(WaitsCuptiCalls, RuntimeSynchronizationsFreesAndEvents) {
   EXPECT_EQ(c.stream, handle(0x94));
 }
 
+// Memsets, both APIs: followed for their thread (a memset's device record
+// names none), by their bytes and stream; a synchronous one on the default
+// stream (legacy, or the thread's own in a _ptds call).
+TEST(WaitsCuptiCalls, MemsetsOfBothApisGiveBytesAndStream) {
+  Poisoned<cupti::MemsetParams> m;
+  m->count = 4096;
+  m->value = 0;
+  m->stream = handle(0xa1);
+  ApiCall c = rt(cupti::kMemsetAsync_v3020, m.get());
+  EXPECT_EQ(c.kind, ApiCallKind::Blocking);
+  EXPECT_EQ(c.api, SyncApi::Memset);
+  EXPECT_STREQ(c.name, "cudaMemsetAsync");
+  EXPECT_EQ(c.bytes, 4096u);
+  EXPECT_TRUE(c.async);
+  EXPECT_EQ(c.stream_ref, StreamRef::Handle);
+  EXPECT_EQ(c.stream, handle(0xa1));
+  c = rt(cupti::kMemset_v3020, m.get());  // no stream read
+  EXPECT_EQ(c.api, SyncApi::Memset);
+  EXPECT_FALSE(c.async);
+  EXPECT_EQ(c.stream_ref, StreamRef::Legacy);
+  EXPECT_EQ(rt(cupti::kMemset_ptds_v7000, m.get()).stream_ref,
+            StreamRef::PerThreadDefault);
+  Poisoned<cupti::Memset2DParams> m2;
+  m2->width = 64;
+  m2->height = 3;
+  m2->stream = handle(0xa2);
+  c = rt(cupti::kMemset2DAsync_ptsz_v7000, m2.get());
+  EXPECT_EQ(c.bytes, 192u);
+  EXPECT_EQ(c.stream, handle(0xa2));
+  Poisoned<cupti::Memset3DParams> m3;
+  m3->extent = {8, 4, 2};
+  m3->stream = handle(0xa3);
+  c = rt(cupti::kMemset3DAsync_v3020, m3.get());
+  EXPECT_EQ(c.bytes, 64u);
+  EXPECT_EQ(c.stream, handle(0xa3));
+  // The driver's: N elements of 1, 2 or 4 bytes.
+  Poisoned<cupti::CuMemsetParams> d;
+  d->N = 1000;
+  d->hStream = handle(0xb1);
+  c = drv(cupti::kCuMemsetD8Async, d.get());
+  EXPECT_EQ(c.api, SyncApi::Memset);
+  EXPECT_STREQ(c.name, "cuMemsetD8Async");
+  EXPECT_EQ(c.bytes, 1000u);
+  EXPECT_EQ(c.stream, handle(0xb1));
+  EXPECT_EQ(drv(cupti::kCuMemsetD16Async_ptsz, d.get()).bytes, 2000u);
+  c = drv(cupti::kCuMemsetD32_v2, d.get());
+  EXPECT_EQ(c.bytes, 4000u);
+  EXPECT_EQ(c.stream_ref, StreamRef::Legacy);
+  EXPECT_STREQ(c.name, "cuMemsetD32");
+  Poisoned<cupti::CuMemsetD2DParams> d2;
+  d2->Width = 10;
+  d2->Height = 5;
+  d2->hStream = handle(0xb2);
+  c = drv(cupti::kCuMemsetD2D32Async, d2.get());
+  EXPECT_EQ(c.bytes, 200u);
+  EXPECT_EQ(c.stream, handle(0xb2));
+  EXPECT_EQ(drv(cupti::kCuMemsetD2D8_v2_ptds, d2.get()).stream_ref,
+            StreamRef::PerThreadDefault);
+}
+
 // ---- what is not followed ------------------------------------------------
 
 TEST(WaitsCuptiCalls, UnknownIdsAndDomainsAreNothing) {

@@ -177,6 +177,7 @@ class SyncTracker final : public Impl::DeviceSink {
   /// device_records_by_hand): analyzed after what the threads recorded so
   /// far.
   void on_device_kernels(std::vector<Impl::DeviceKernelRecord>& k);
+  void on_device_copies(std::vector<Impl::DeviceCopyRecord>& c);
   void on_external_correlation(std::uint32_t correlation,
                                std::uint64_t call_id);
 

@@ -330,6 +330,13 @@ void SyncTracker::on_device_kernels(std::vector<Impl::DeviceKernelRecord>& k) {
   p_->analyzer.drain_locked(nullptr, false);
 }
 
+void SyncTracker::on_device_copies(std::vector<Impl::DeviceCopyRecord>& c) {
+  std::lock_guard<std::mutex> g(p_->analyzer.mutex());
+  p_->analyzer.drain_locked(nullptr, false);  // what came before them
+  p_->analyzer.on_device_copies(c);
+  p_->analyzer.drain_locked(nullptr, false);
+}
+
 void SyncTracker::on_external_correlation(std::uint32_t correlation,
                                           std::uint64_t call_id) {
   std::lock_guard<std::mutex> g(p_->analyzer.mutex());

@@ -204,7 +204,9 @@ void Replay::slow_launch(std::uint32_t ti, double begin_s, double end_s,
 // What blocked, in words (made once per distinct kind of call).
 std::uint32_t Replay::describe_blocking(const BlockingBegin& b,
                                         std::uint32_t name) {
-  const bool copy = b.api == SyncApi::Memcpy || b.api == SyncApi::MemcpyAsync;
+  // Copies and memsets by their bytes.
+  const bool copy = b.api == SyncApi::Memcpy ||
+                    b.api == SyncApi::MemcpyAsync || b.api == SyncApi::Memset;
   const std::uint64_t a = std::uint64_t(b.api) |
                           (std::uint64_t(b.copy_kind & 0xff) << 8) |
                           (std::uint64_t(b.all_streams) << 16) |
@@ -263,8 +265,10 @@ void Replay::blocking_begin(std::uint32_t ti, double t, const BlockingBegin& bb,
     b.call = own_id;  // a call of its own
   }
   th.blocking_via = via;
+  // A copy's or memset's device record names no thread: its call does.
   if (bb.correlation != 0 &&
-      (bb.api == SyncApi::Memcpy || bb.api == SyncApi::MemcpyAsync))
+      (bb.api == SyncApi::Memcpy || bb.api == SyncApi::MemcpyAsync ||
+       bb.api == SyncApi::Memset))
     launches_.map_copy(bb.correlation, ti);
   feed_.update(th, t);
   last_t_ = t;

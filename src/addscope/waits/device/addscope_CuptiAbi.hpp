@@ -276,7 +276,19 @@ enum DriverCbid : CallbackId {
   kCuEventRecord = 119,
   kCuEventSynchronize = 121,
   kCuStreamSynchronize = 126,
+  kCuMemsetD8Async = 216,
+  kCuMemsetD16Async = 218,
+  kCuMemsetD32Async = 220,
+  kCuMemsetD2D8Async = 222,
+  kCuMemsetD2D16Async = 224,
+  kCuMemsetD2D32Async = 226,
   kCuMemFree_v2 = 245,
+  kCuMemsetD8_v2 = 249,
+  kCuMemsetD16_v2 = 250,
+  kCuMemsetD32_v2 = 251,
+  kCuMemsetD2D8_v2 = 252,
+  kCuMemsetD2D16_v2 = 253,
+  kCuMemsetD2D32_v2 = 254,
   kCuMemcpyHtoD_v2 = 276,
   kCuMemcpyHtoDAsync_v2 = 277,
   kCuMemcpyDtoH_v2 = 278,
@@ -316,6 +328,12 @@ enum DriverCbid : CallbackId {
   kCuMemcpy_ptds = 408,
   kCuMemcpyPeer_ptds = 409,
   kCuMemcpy3DPeer_ptds = 410,
+  kCuMemsetD8_v2_ptds = 411,
+  kCuMemsetD16_v2_ptds = 412,
+  kCuMemsetD32_v2_ptds = 413,
+  kCuMemsetD2D8_v2_ptds = 414,
+  kCuMemsetD2D16_v2_ptds = 415,
+  kCuMemsetD2D32_v2_ptds = 416,
   kCuMemcpyAsync_ptsz = 418,
   kCuMemcpyHtoAAsync_v2_ptsz = 419,
   kCuMemcpyAtoHAsync_v2_ptsz = 420,
@@ -326,6 +344,12 @@ enum DriverCbid : CallbackId {
   kCuMemcpy3DAsync_v2_ptsz = 425,
   kCuMemcpyPeerAsync_ptsz = 426,
   kCuMemcpy3DPeerAsync_ptsz = 427,
+  kCuMemsetD8Async_ptsz = 428,
+  kCuMemsetD16Async_ptsz = 429,
+  kCuMemsetD32Async_ptsz = 430,
+  kCuMemsetD2D8Async_ptsz = 431,
+  kCuMemsetD2D16Async_ptsz = 432,
+  kCuMemsetD2D32Async_ptsz = 433,
   kCuStreamSynchronize_ptsz = 440,
   kCuEventRecord_ptsz = 441,
   kCuLaunchKernel_ptsz = 442,
@@ -381,6 +405,18 @@ enum RuntimeCbidMore : CallbackId {
   kLaunchCooperativeKernelMultiDevice_v9000 = 272,
   kGraphLaunch_v10000 = 311,
   kGraphLaunch_ptsz_v10000 = 312,
+  kMemset_v3020 = 49,
+  kMemset2D_v3020 = 50,
+  kMemsetAsync_v3020 = 51,
+  kMemset2DAsync_v3020 = 52,
+  kMemset3D_v3020 = 142,
+  kMemset3DAsync_v3020 = 143,
+  kMemset_ptds_v7000 = 233,
+  kMemset2D_ptds_v7000 = 234,
+  kMemsetAsync_ptsz_v7000 = 235,
+  kMemset2DAsync_ptsz_v7000 = 236,
+  kMemset3D_ptds_v7000 = 243,
+  kMemset3DAsync_ptsz_v7000 = 244,
   // CUDA 13's __cudaLaunchKernel(_ptsz): what nvcc's <<<...>>> calls
   // (parameters not published: decoded without its stream or shape).
   kInternalLaunchKernel_v13000 = 505,
@@ -744,6 +780,41 @@ struct Memcpy3DParams {  // cudaMemcpy3D(_ptds), + Async (stream)
 struct Memcpy3DPeerParams {  // cudaMemcpy3DPeer(_ptds), + Async (stream)
   const Memcpy3DPeerParms* p;
   Stream stream;  // the Async variant only
+};
+// Memsets: the runtime's (generated_cuda_runtime_api_meta.h), the
+// driver's (generated_cuda_meta.h: cuMemsetD8/D16/D32 differ only in the
+// value's width, which ends before N's 8-byte alignment).
+struct MemsetParams {  // cudaMemset(_ptds), + Async(_ptsz) (stream)
+  void* devPtr;
+  int value;
+  std::size_t count;
+  Stream stream;  // the Async variants only
+};
+struct Memset2DParams {  // cudaMemset2D(_ptds), + Async(_ptsz) (stream)
+  void* devPtr;
+  std::size_t pitch;
+  int value;
+  std::size_t width, height;
+  Stream stream;  // the Async variants only
+};
+struct Memset3DParams {  // cudaMemset3D(_ptds), + Async(_ptsz) (stream)
+  PitchedPtr pitchedDevPtr;
+  int value;
+  Extent extent;
+  Stream stream;  // the Async variants only
+};
+struct CuMemsetParams {  // cuMemsetD8/16/32_v2(_ptds), + Async(_ptsz)
+  DevicePtr dstDevice;
+  std::uint32_t value;  // unsigned char / short / int
+  std::size_t N;        // elements
+  Stream hStream;       // the Async variants only
+};
+struct CuMemsetD2DParams {  // cuMemsetD2D8/16/32_v2(_ptds), + Async(_ptsz)
+  DevicePtr dstDevice;
+  std::size_t dstPitch;
+  std::uint32_t value;
+  std::size_t Width, Height;  // elements per row, rows
+  Stream hStream;             // the Async variants only
 };
 struct GraphLaunchParams {  // cudaGraphLaunch(_ptsz)
   void* graphExec;

@@ -132,6 +132,39 @@ void cu_event_record(const void* v, bool pt, ApiCall* c) {
   set_stream(c, p->hStream, pt);
 }
 
+// Memsets: bytes set, and the stream (a synchronous memset runs on the
+// default stream, as a synchronous copy).
+template <bool Async>
+void rt_memset(const void* v, bool pt, ApiCall* c) {
+  const auto* p = as<MemsetParams>(v);
+  c->bytes = p->count;
+  set_stream(c, Async ? p->stream : nullptr, pt);
+}
+template <bool Async>
+void rt_memset_2d(const void* v, bool pt, ApiCall* c) {
+  const auto* p = as<Memset2DParams>(v);
+  c->bytes = times(p->width, p->height);
+  set_stream(c, Async ? p->stream : nullptr, pt);
+}
+template <bool Async>
+void rt_memset_3d(const void* v, bool pt, ApiCall* c) {
+  const auto* p = as<Memset3DParams>(v);
+  c->bytes = times(times(p->extent.width, p->extent.height), p->extent.depth);
+  set_stream(c, Async ? p->stream : nullptr, pt);
+}
+template <bool Async, int Width>
+void cu_memset(const void* v, bool pt, ApiCall* c) {
+  const auto* p = as<CuMemsetParams>(v);
+  c->bytes = times(p->N, Width);
+  set_stream(c, Async ? p->hStream : nullptr, pt);
+}
+template <bool Async, int Width>
+void cu_memset_2d(const void* v, bool pt, ApiCall* c) {
+  const auto* p = as<CuMemsetD2DParams>(v);
+  c->bytes = times(times(p->Width, p->Height), Width);
+  set_stream(c, Async ? p->hStream : nullptr, pt);
+}
+
 // Runtime copies.
 void rt_memcpy(const void* v, bool, ApiCall* c) {
   const auto* p = as<MemcpyParams>(v);
@@ -298,6 +331,8 @@ enum class Shape : std::uint8_t {
   CopyAsync,  // an asynchronous copy
   Free,
   FreeHost,
+  Memset,       // a memset (asynchronous but for host memory)
+  MemsetAsync,  // an asynchronous memset
   EventRecord,
 };
 
@@ -437,6 +472,29 @@ constexpr Entry kRuntime[] = {
      Shape::CopyAsync, false, rt_memcpy_2d_from_array<true>},
     {kMemcpy2DFromArrayAsync_ptsz_v7000, "cudaMemcpy2DFromArrayAsync",
      Shape::CopyAsync, true, rt_memcpy_2d_from_array<true>},
+    // memsets: followed for their thread (a memset's record names none)
+    {kMemset_v3020, "cudaMemset", Shape::Memset, false, rt_memset<false>},
+    {kMemset_ptds_v7000, "cudaMemset", Shape::Memset, true, rt_memset<false>},
+    {kMemset2D_v3020, "cudaMemset2D", Shape::Memset, false,
+     rt_memset_2d<false>},
+    {kMemset2D_ptds_v7000, "cudaMemset2D", Shape::Memset, true,
+     rt_memset_2d<false>},
+    {kMemset3D_v3020, "cudaMemset3D", Shape::Memset, false,
+     rt_memset_3d<false>},
+    {kMemset3D_ptds_v7000, "cudaMemset3D", Shape::Memset, true,
+     rt_memset_3d<false>},
+    {kMemsetAsync_v3020, "cudaMemsetAsync", Shape::MemsetAsync, false,
+     rt_memset<true>},
+    {kMemsetAsync_ptsz_v7000, "cudaMemsetAsync", Shape::MemsetAsync, true,
+     rt_memset<true>},
+    {kMemset2DAsync_v3020, "cudaMemset2DAsync", Shape::MemsetAsync, false,
+     rt_memset_2d<true>},
+    {kMemset2DAsync_ptsz_v7000, "cudaMemset2DAsync", Shape::MemsetAsync, true,
+     rt_memset_2d<true>},
+    {kMemset3DAsync_v3020, "cudaMemset3DAsync", Shape::MemsetAsync, false,
+     rt_memset_3d<true>},
+    {kMemset3DAsync_ptsz_v7000, "cudaMemset3DAsync", Shape::MemsetAsync, true,
+     rt_memset_3d<true>},
     // frees (cudaFree synchronizes the device)
     {kFree_v3020, "cudaFree", Shape::Free, false, nullptr},
     {kFreeArray_v3020, "cudaFreeArray", Shape::Free, false, nullptr},
@@ -592,6 +650,55 @@ constexpr Entry kDriver[] = {
      cu_memcpy_3d_async<4>},
     {kCuMemcpy3DPeerAsync_ptsz, "cuMemcpy3DPeerAsync", Shape::CopyAsync, true,
      cu_memcpy_3d_async<4>},
+    // memsets: followed for their thread (a memset's record names none)
+    {kCuMemsetD8_v2, "cuMemsetD8", Shape::Memset, false,
+     cu_memset<false, 1>},
+    {kCuMemsetD8_v2_ptds, "cuMemsetD8", Shape::Memset, true,
+     cu_memset<false, 1>},
+    {kCuMemsetD8Async, "cuMemsetD8Async", Shape::MemsetAsync, false,
+     cu_memset<true, 1>},
+    {kCuMemsetD8Async_ptsz, "cuMemsetD8Async", Shape::MemsetAsync, true,
+     cu_memset<true, 1>},
+    {kCuMemsetD2D8_v2, "cuMemsetD2D8", Shape::Memset, false,
+     cu_memset_2d<false, 1>},
+    {kCuMemsetD2D8_v2_ptds, "cuMemsetD2D8", Shape::Memset, true,
+     cu_memset_2d<false, 1>},
+    {kCuMemsetD2D8Async, "cuMemsetD2D8Async", Shape::MemsetAsync,
+     false, cu_memset_2d<true, 1>},
+    {kCuMemsetD2D8Async_ptsz, "cuMemsetD2D8Async", Shape::MemsetAsync,
+     true, cu_memset_2d<true, 1>},
+    {kCuMemsetD16_v2, "cuMemsetD16", Shape::Memset, false,
+     cu_memset<false, 2>},
+    {kCuMemsetD16_v2_ptds, "cuMemsetD16", Shape::Memset, true,
+     cu_memset<false, 2>},
+    {kCuMemsetD16Async, "cuMemsetD16Async", Shape::MemsetAsync, false,
+     cu_memset<true, 2>},
+    {kCuMemsetD16Async_ptsz, "cuMemsetD16Async", Shape::MemsetAsync, true,
+     cu_memset<true, 2>},
+    {kCuMemsetD2D16_v2, "cuMemsetD2D16", Shape::Memset, false,
+     cu_memset_2d<false, 2>},
+    {kCuMemsetD2D16_v2_ptds, "cuMemsetD2D16", Shape::Memset, true,
+     cu_memset_2d<false, 2>},
+    {kCuMemsetD2D16Async, "cuMemsetD2D16Async", Shape::MemsetAsync,
+     false, cu_memset_2d<true, 2>},
+    {kCuMemsetD2D16Async_ptsz, "cuMemsetD2D16Async", Shape::MemsetAsync,
+     true, cu_memset_2d<true, 2>},
+    {kCuMemsetD32_v2, "cuMemsetD32", Shape::Memset, false,
+     cu_memset<false, 4>},
+    {kCuMemsetD32_v2_ptds, "cuMemsetD32", Shape::Memset, true,
+     cu_memset<false, 4>},
+    {kCuMemsetD32Async, "cuMemsetD32Async", Shape::MemsetAsync, false,
+     cu_memset<true, 4>},
+    {kCuMemsetD32Async_ptsz, "cuMemsetD32Async", Shape::MemsetAsync, true,
+     cu_memset<true, 4>},
+    {kCuMemsetD2D32_v2, "cuMemsetD2D32", Shape::Memset, false,
+     cu_memset_2d<false, 4>},
+    {kCuMemsetD2D32_v2_ptds, "cuMemsetD2D32", Shape::Memset, true,
+     cu_memset_2d<false, 4>},
+    {kCuMemsetD2D32Async, "cuMemsetD2D32Async", Shape::MemsetAsync,
+     false, cu_memset_2d<true, 4>},
+    {kCuMemsetD2D32Async_ptsz, "cuMemsetD2D32Async", Shape::MemsetAsync,
+     true, cu_memset_2d<true, 4>},
     // frees (cuMemFree synchronizes the context)
     {kCuMemFree, "cuMemFree", Shape::Free, false, nullptr},
     {kCuMemFree_v2, "cuMemFree", Shape::Free, false, nullptr},
@@ -712,6 +819,12 @@ ApiCall decode_cupti_call(int domain, CallbackId cbid, const void* params) {
     case Shape::FreeHost:
       c.kind = ApiCallKind::Blocking;
       c.api = SyncApi::FreeHost;
+      break;
+    case Shape::Memset:
+    case Shape::MemsetAsync:
+      c.kind = ApiCallKind::Blocking;
+      c.api = SyncApi::Memset;
+      c.async = e->shape == Shape::MemsetAsync;  // its stream: the parameters'
       break;
     case Shape::EventRecord:
       c.kind = ApiCallKind::EventRecord;

@@ -56,6 +56,8 @@ const char* sync_api_name(SyncApi a) {
       return "cudaFree";
     case SyncApi::FreeHost:
       return "cudaFreeHost";
+    case SyncApi::Memset:
+      return "cudaMemset";
     case SyncApi::Launch:
       return "cudaLaunchKernel";
     case SyncApi::Other:

@@ -38,6 +38,8 @@ enum class SyncApi : std::uint8_t {
   MemcpyAsync,        ///< cudaMemcpyAsync (blocks for pageable host memory)
   Free,               ///< cudaFree (synchronizes the device)
   FreeHost,           ///< cudaFreeHost
+  Memset,             ///< cudaMemset(Async), cuMemsetD* (asynchronous but
+                      ///< for host memory or behind the legacy stream)
   Launch,             ///< a kernel launch that took long (it can block)
   Other
 };
