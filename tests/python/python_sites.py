@@ -7,7 +7,7 @@ that the tool named the program's own Python lines: the kernel's launch at
 launch()'s line, the fence at fence()'s line — not the line inside the
 package (a site-packages folder) through which both are called — and the
 package function each line called (`call`, `synchronize`: a synchronize
-the program asked for).
+the program asked for, past the decorator's wrapper it is called through).
 
   python_sites.py LIBADDSCOPE_WAITS JSON_OUT
 
@@ -43,7 +43,13 @@ lib.kokkosp_end_fence.argtypes = [ctypes.c_uint64]
 pkg_dir = os.path.join(tempfile.mkdtemp(), "site-packages")
 os.makedirs(pkg_dir)
 with open(os.path.join(pkg_dir, "fakepkg.py"), "w") as f:
+    # synchronize behind a decorator's wrapper (a closure), as numba's
+    # require_context: the line called synchronize, not the wrapper.
     f.write("def call(fn, *args):\n    return fn(*args)\n\n\n"
+            "def wraps_it(fn):\n"
+            "    def wrapper(*args):\n        return fn(*args)\n"
+            "    return wrapper\n\n\n"
+            "@wraps_it\n"
             "def synchronize(fn, *args):\n    return call(fn, *args)\n")
 sys.path.insert(0, pkg_dir)
 import fakepkg  # noqa: E402

@@ -22,17 +22,18 @@ struct Layout {
   bool lasti_is_code_units;  // 3.10: f_lasti, an index
   int code_filename, code_name, code_qualname, code_adaptive;
   int str_ascii_data;  // compact ASCII data after the object
+  int code_flags;      // co_flags (CO_NESTED 0x10: a function defined in one)
 };
 
 constexpr Layout kLayouts[] = {
     // 3.10: tstate->frame (PyFrameObject), f_back, f_code, f_lasti
-    {0x030a, 24, -1, 24, 32, 96, -1, true, 104, 112, -1, -1, 48},
+    {0x030a, 24, -1, 24, 32, 96, -1, true, 104, 112, -1, -1, 48, 36},
     // 3.11: tstate->cframe->current_frame, previous, f_code, prev_instr
-    {0x030b, 56, 8, 48, 32, 56, -1, false, 112, 120, 128, 184, 48},
+    {0x030b, 56, 8, 48, 32, 56, -1, false, 112, 120, 128, 184, 48, 48},
     // 3.12: the same through cframe, owner (3: a C-stack shim)
-    {0x030c, 56, 0, 8, 0, 56, 70, false, 112, 120, 128, 192, 40},
+    {0x030c, 56, 0, 8, 0, 56, 70, false, 112, 120, 128, 192, 40, 48},
     // 3.13: tstate->current_frame, f_executable, instr_ptr
-    {0x030d, 72, -1, 8, 0, 56, 70, false, 112, 120, 128, 200, 40},
+    {0x030d, 72, -1, 8, 0, 56, 70, false, 112, 120, 128, 200, 40, 48},
 };
 
 using GetThisThreadState = void* (*)();
@@ -143,8 +144,17 @@ bool python_site(PythonSite* out) {
     std::string_view name;
     const int name_at = l->code_qualname >= 0 ? l->code_qualname : l->code_name;
     if (is_foreign_python_file(file)) {
-      if (!ascii_text(load<void*>(code, name_at), l->str_ascii_data, &called))
-        called = "?";
+      // The package function the line called: the outermost foreign frame,
+      // past a decorator's wrapper (a nested function: numba's
+      // "require_context.<locals>._require_cuda_context") to the function
+      // it wraps.
+      constexpr int kCoNested = 0x10;
+      const bool nested = load<int>(code, l->code_flags) & kCoNested;
+      if (called.empty() || !nested) {
+        if (!ascii_text(load<void*>(code, name_at), l->str_ascii_data,
+                        &called))
+          called = "?";
+      }
       continue;
     }
     // The instruction's byte offset in the code.
