@@ -51,6 +51,7 @@ set(addscope_WAITS_SOURCES
   addscope/waits/output/addscope_WaitsOptions.cpp
   addscope/waits/output/addscope_WaitsJson.cpp
   addscope/waits/output/addscope_Headline.cpp
+  addscope/waits/output/addscope_LaunchLine.cpp
   addscope/waits/output/addscope_WaitsReport.cpp
   addscope/waits/tool/addscope_ToolCallbacks.cpp
   addscope/waits/tool/addscope_ToolLifecycle.cpp

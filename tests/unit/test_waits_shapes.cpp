@@ -18,6 +18,7 @@
 #include "addscope/waits/attribution/addscope_Occupancy.hpp"
 #include "addscope/waits/attribution/addscope_Starvation.hpp"
 #include "addscope/waits/output/addscope_Headline.hpp"
+#include "addscope/waits/output/addscope_LaunchLine.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "waits_sim.hpp"
@@ -870,6 +871,72 @@ TEST(WaitsHeadline, StayedBusyOnlyWhenNoRowMayHoldTheCalls) {
 // The seed on an H200, as the headline reads it: how busy the device was,
 // the starved add with the launch that fills the device, the read that only
 // waited; at most five lines; nothing without device times.
+// The launch the device needs, in the program's own words: its launch
+// line with the numbers it ran with replaced — only where the line spells
+// them out and they are the ones the kernel ran with.
+TEST(WaitsHeadline, TheLaunchLineWrittenWithTheLaunchTheDeviceNeeds) {
+  auto shape = [](int g, int b) {
+    LaunchShape s;
+    s.grid[0] = g;
+    s.block[0] = b;
+    s.grid[1] = s.grid[2] = s.block[1] = s.block[2] = 1;
+    return s;
+  };
+  const LaunchShape ran = shape(1, 1), fill = shape(1056, 256);
+  auto as = [&](const std::string& text, const char* language,
+                const LaunchShape& r) {
+    addscope::CodeSite at;
+    at.file = "seed.py";
+    at.line = 37;
+    at.language = language;
+    at.text = text;
+    return addscope::launch_line_as(at, r, fill);
+  };
+  // numba, its comment dropped (it spoke of the old launch).
+  EXPECT_EQ(as("add[1, 1](x, y, out)  # 1 block x 1 thread", "python", ran),
+            "add[1056, 256](x, y, out)");
+  EXPECT_EQ(as("kernels.add [ 1,1 ] (x, '#', out)", "python", ran),
+            "kernels.add [ 1056,256 ] (x, '#', out)");
+  EXPECT_EQ(as("add[1, 1](x, 'a#', out)  # after a string", "python", ran),
+            "add[1056, 256](x, 'a#', out)");
+  // CuPy's RawKernel: grid and block as tuples.
+  EXPECT_EQ(as("add((1,), (1,), (x, y, out))", "python", ran),
+            "add((1056,), (256,), (x, y, out))");
+  // CUDA C++, its comment dropped.
+  EXPECT_EQ(as("add<<<1, 1>>>(x, y, out);  // the seed", "c++", ran),
+            "add<<<1056, 256>>>(x, y, out);");
+  EXPECT_EQ(as("add<<<1, 1, 0, s>>>(x, y, out);", "c++", ran),
+            "add<<<1056, 256, 0, s>>>(x, y, out);");
+  // Not said: variables, other numbers, another form, no text, a 2-D run.
+  EXPECT_EQ(as("add[blocks, threads](x, y, out)", "python", ran), "");
+  EXPECT_EQ(as("add[2, 1](x, y, out)", "python", ran), "");
+  EXPECT_EQ(as("add<<<1, 1>>>(x, y, out);", "python", ran), "");
+  EXPECT_EQ(as("v = out[1, 1]", "python", ran), "");
+  EXPECT_EQ(as("", "python", ran), "");
+  LaunchShape two_d = ran;
+  two_d.grid[1] = 2;
+  EXPECT_EQ(as("add[1, 1](x, y, out)", "python", two_d), "");
+  // In the headline: the starved launch, as the program would write it.
+  ShapeRun r;
+  r.s.at(0);
+  const auto k = r.s.launch("add", 0.0, 1e-5);
+  r.s.ran(k, 7, 2e-5, 0.73, 1, 1);
+  r.s.at(0.8);
+  addscope::WaitsSnapshot w = r.done();
+  ASSERT_EQ(w.kernels.size(), 1u);
+  w.kernels[0].launched_at.file = "seed.py";
+  w.kernels[0].launched_at.line = 37;
+  w.kernels[0].launched_at.language = "python";
+  w.kernels[0].launched_at.text = "add[1, 1](x, y, out)  # the seed";
+  std::string all;
+  for (const auto& l : addscope::headline_lines(w, StarvationRule()))
+    all += l + "\n";
+  EXPECT_NE(all.find("launched as 1,056 x 256 it would keep all 270,336 busy "
+                     "(`add[1056, 256](x, y, out)`)\n"),
+            std::string::npos)
+      << all;
+}
+
 TEST(WaitsHeadline, TheSeedInFiveLinesAtMost) {
   ShapeRun r;
   r.s.at(0);

@@ -6,6 +6,7 @@
 #include "addscope/core/addscope_Format.hpp"
 #include "addscope/waits/attribution/addscope_Occupancy.hpp"
 #include "addscope/waits/output/addscope_IdleReport.hpp"
+#include "addscope/waits/output/addscope_LaunchLine.hpp"
 
 namespace addscope {
 
@@ -124,9 +125,13 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
         thousands(v.occupancy.resident_threads) +
         " threads the device holds at once";
     const LaunchShape fill = filling_launch(*v.device, v.stats.shape);
-    if (fill.known())
+    if (fill.known()) {
       l += ": launched as " + shape_short(fill) + " it would keep all " +
            thousands(occupancy(*v.device, fill).threads_in_flight) + " busy";
+      // In the program's words, where its line spells the launch out.
+      const std::string as = launch_line_as(k.launched_at, v.stats.shape, fill);
+      if (!as.empty()) l += " (`" + as + "`)";
+    }
     lines.push_back(l);
   }
   // The call site that waited most in all, when many of its calls waited
