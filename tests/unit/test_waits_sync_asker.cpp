@@ -188,7 +188,8 @@ TEST(WaitsSyncAsker, TheFoldClassesEachCallByWhoAsked) {
 }
 
 // The trace is written while the program runs, before any stack is
-// symbolized: a wait at a Python line names it there already.
+// symbolized: a wait at a Python line names it there already, and so does
+// a kernel first launched at one.
 TEST(WaitsSyncAsker, AWaitAtAPythonLineNamesItInTheTrace) {
   const std::string path = ::testing::TempDir() + "sync_asker_trace_" +
                            std::to_string(::getpid()) + ".json";
@@ -218,6 +219,20 @@ TEST(WaitsSyncAsker, AWaitAtAPythonLineNamesItInTheTrace) {
     lc.end_s = 1.5;
     lc.shares.push_back({names.intern("spin_kernel"), 7, 0.49});
     fold.call(lc);
+    // The kernel it waited for, launched at line 40: its slice says so; one
+    // launched from native code alone says nothing.
+    std::vector<std::uint64_t> l = {0x1000, kPythonFrameTag,
+                                    names.intern("/x/train.py"),
+                                    names.intern("step"), 40, 0};
+    addscope::DeviceKernel k;
+    k.name = names.intern("spin_kernel");
+    k.stream = 7;
+    k.start_s = 1.0;
+    k.end_s = 1.49;
+    fold.kernel(k, stacks.intern(l.data(), std::uint32_t(l.size())));
+    std::vector<std::uint64_t> native = {0x1000, 0x2000};
+    k.name = names.intern("native_kernel");
+    fold.kernel(k, stacks.intern(native.data(), std::uint32_t(native.size())));
   }  // the trace closes with the fold
   std::ifstream in(path);
   const std::string text((std::istreambuf_iterator<char>(in)),
@@ -225,4 +240,8 @@ TEST(WaitsSyncAsker, AWaitAtAPythonLineNamesItInTheTrace) {
   std::remove(path.c_str());
   EXPECT_NE(text.find(R"x("code":"/x/train.py:44 (step)")x"), std::string::npos)
       << text;
+  EXPECT_NE(text.find(R"x("launched_at":"/x/train.py:40 (step)")x"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("launched_at"), text.rfind("launched_at")) << text;
 }

@@ -129,16 +129,7 @@ void Fold::call(LiveCall& lc) {
       c.wait_s = wait;
       c.wait_is_bound = lc.bound;
       c.stack = lc.stack;
-      // A Python line needs no symbols: the trace, written now, names it
-      // (the report resolves every stack, native ones too, when it is made).
-      PythonTail py;
-      if (trace_ && lc.stack && python_tail(stacks_[lc.stack], &py) &&
-          py.line > 0) {
-        c.code.file = names_[py.file];
-        c.code.line = py.line;
-        c.code.function = names_[py.function];
-        c.code.language = "python";
-      }
+      if (trace_) c.code = python_line(lc.stack);
       for (const auto& s : merged)
         if (s.wait_s > 0) {
           const std::uint32_t sh = names_.short_id(s.kernel);
@@ -155,7 +146,20 @@ void Fold::call(LiveCall& lc) {
                        lc.begin_s, lc.end_s);
 }
 
-void Fold::kernel(const DeviceKernel& k) {
+CodeSite Fold::python_line(std::uint32_t id) const {
+  CodeSite code;
+  PythonTail py;
+  if (id && id <= stacks_.size() && python_tail(stacks_[id], &py) &&
+      py.line > 0) {
+    code.file = names_[py.file];
+    code.line = py.line;
+    code.function = names_[py.function];
+    code.language = "python";
+  }
+  return code;
+}
+
+void Fold::kernel(const DeviceKernel& k, std::uint32_t launch_stack) {
   const double ov = overlap_s(k);
   const std::uint32_t sh = names_.short_id(k.name);
   ledger_.add_device_kernel(k.name, names_[sh], names_[k.name], k, ov);
@@ -163,10 +167,11 @@ void Fold::kernel(const DeviceKernel& k) {
   if (k.exec.kind != DeviceKind::Unknown &&
       (stream_exec_.size() < streams_cap_ || stream_exec_.count(skey)))
     stream_exec_[skey] = k.exec;
-  if (trace_) trace_kernel(k, ov);
+  if (trace_) trace_kernel(k, ov, launch_stack);
 }
 
-void Fold::trace_kernel(const DeviceKernel& k, double ov) {
+void Fold::trace_kernel(const DeviceKernel& k, double ov,
+                        std::uint32_t launch_stack) {
   TraceKernel t;
   t.device = k.device;
   t.stream = k.stream;
@@ -182,6 +187,7 @@ void Fold::trace_kernel(const DeviceKernel& k, double ov) {
   t.shape = k.shape;
   for (const auto& d : devices)
     if (d.device == k.device && d.known()) t.capacity = &d;
+  t.launched_at = python_line(launch_stack);
   trace_->kernel(t);
 }
 

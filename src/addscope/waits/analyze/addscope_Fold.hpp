@@ -43,7 +43,9 @@ class Fold {
   /// A call whose waits are all known. Its shares are consumed.
   void call(LiveCall& c);
   /// A kernel whose waits are all known (waited_s and blocked_s filled).
-  void kernel(const DeviceKernel& k);
+  /// `launch_stack`: the stack of its name's first launch (0: none): the
+  /// trace names its Python line.
+  void kernel(const DeviceKernel& k, std::uint32_t launch_stack = 0);
 
   const Ledger& ledger() const { return ledger_; }
   /// The results as the snapshot reads them: the devices, the ledger's
@@ -61,7 +63,11 @@ class Fold {
   WaitClass classify(const LiveCall& c);
   /// Who asked for the synchronization of a call at stack `id` (cached).
   SyncAsker asker(std::uint32_t id);
-  void trace_kernel(const DeviceKernel& k, double overlap_s);
+  void trace_kernel(const DeviceKernel& k, double overlap_s,
+                    std::uint32_t launch_stack);
+  /// The Python line at the end of stack `id` (the trace's: a Python line
+  /// needs no symbols; the report resolves native ones when it is made).
+  CodeSite python_line(std::uint32_t id) const;
 
   NameTable& names_;
   const StackTable& stacks_;

@@ -199,7 +199,8 @@ void Replay::finalize_kernel(DeviceKernel& k) {
     for (; it != bl.end() && it->begin_s < k.end_s; ++it)
       k.blocked_s += blocked_during(*it, k);
   }
-  fold_.kernel(k);
+  auto first = launch_stacks_.find(k.name);
+  fold_.kernel(k, first == launch_stacks_.end() ? 0 : first->second);
 }
 
 }  // namespace Impl

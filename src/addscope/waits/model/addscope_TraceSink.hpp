@@ -34,6 +34,9 @@ struct TraceKernel {
   LaunchShape shape;
   /// Its device's capacity where the driver reported it (else nullptr).
   const DeviceCapacity* capacity = nullptr;
+  /// Where its name was first launched: a Python line (a native line needs
+  /// symbols: the report's, when it is made); unknown otherwise.
+  CodeSite launched_at;
 };
 
 class TraceSink {

@@ -266,6 +266,7 @@ void ChromeTrace::kernel(const TraceKernel& k) {
       a["occupancy"] = o.theoretical;
     }
   }
+  if (k.launched_at.known()) a["launched_at"] = site_text(k.launched_at, 0);
   raw_device_slice(k.device, k.stream, sname, k.name, k.start_s, k.end_s,
                    json_text(a), "kernel");
 }
