@@ -19,21 +19,24 @@ struct Layout {
   int tstate_frame, frame_second;  // second < 0: one step
   int frame_previous, frame_code, frame_instr;
   int frame_owner;           // < 0: none (3.10, 3.11)
-  bool lasti_is_code_units;  // 3.10: f_lasti, an index
+  int lasti_unit;  // f_lasti's bytes per unit (3.10: 2, an index of code
+                   // units; 3.9: 1, a byte offset); 0: an instruction pointer
   int code_filename, code_name, code_qualname, code_adaptive;
   int str_ascii_data;  // compact ASCII data after the object
   int code_flags;      // co_flags (CO_NESTED 0x10: a function defined in one)
 };
 
 constexpr Layout kLayouts[] = {
-    // 3.10: tstate->frame (PyFrameObject), f_back, f_code, f_lasti
-    {0x030a, 24, -1, 24, 32, 96, -1, true, 104, 112, -1, -1, 48, 36},
+    // 3.9: tstate->frame (PyFrameObject), f_back, f_code, f_lasti (bytes)
+    {0x0309, 24, -1, 24, 32, 104, -1, 1, 104, 112, -1, -1, 48, 36},
+    // 3.10: the same, f_lasti in code units
+    {0x030a, 24, -1, 24, 32, 96, -1, 2, 104, 112, -1, -1, 48, 36},
     // 3.11: tstate->cframe->current_frame, previous, f_code, prev_instr
-    {0x030b, 56, 8, 48, 32, 56, -1, false, 112, 120, 128, 184, 48, 48},
+    {0x030b, 56, 8, 48, 32, 56, -1, 0, 112, 120, 128, 184, 48, 48},
     // 3.12: the same through cframe, owner (3: a C-stack shim)
-    {0x030c, 56, 0, 8, 0, 56, 70, false, 112, 120, 128, 192, 40, 48},
+    {0x030c, 56, 0, 8, 0, 56, 70, 0, 112, 120, 128, 192, 40, 48},
     // 3.13: tstate->current_frame, f_executable, instr_ptr
-    {0x030d, 72, -1, 8, 0, 56, 70, false, 112, 120, 128, 200, 40, 48},
+    {0x030d, 72, -1, 8, 0, 56, 70, 0, 112, 120, 128, 200, 40, 48},
 };
 
 using GetThisThreadState = void* (*)();
@@ -159,8 +162,8 @@ bool python_site(PythonSite* out) {
     }
     // The instruction's byte offset in the code.
     int offset = 0;
-    if (l->lasti_is_code_units) {
-      offset = 2 * load<int>(frame, l->frame_instr);
+    if (l->lasti_unit > 0) {
+      offset = l->lasti_unit * load<int>(frame, l->frame_instr);
     } else {
       const char* instr = load<const char*>(frame, l->frame_instr);
       const char* start = static_cast<const char*>(code) + l->code_adaptive;

@@ -3,7 +3,7 @@
 // a thread inside a CUDA or Kokkos call made from Python (CuPy, PyTorch,
 // numba, ctypes) has released it, and its own frames cannot change while it
 // is blocked in our callback; they are read with plain loads at the
-// interpreter's own layouts (CPython 3.10 to 3.13, x86-64), as py-spy and
+// interpreter's own layouts (CPython 3.9 to 3.13, x86-64), as py-spy and
 // austin read them from outside. No lock, no allocation, no reference
 // count touched. Not in a Python process (no libpython), or a thread Python
 // never saw: nothing found, at the cost of one flag (or one thread-local
