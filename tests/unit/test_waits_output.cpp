@@ -27,6 +27,7 @@
 #include "addscope/waits/output/addscope_AttributionText.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
+#include "waits_hand_snapshot.hpp"
 #include "waits_sim.hpp"
 
 using addscope::short_kernel_name;
@@ -537,47 +538,23 @@ TEST(WaitsOutput, ACudaProgramWithoutKokkosReadsWithoutKokkosWords) {
 // first ("train.py:21 (main) `total += loss.item()` → cudaStreamSynchronize"),
 // said once per row; a Kokkos program keeps its label first, the line after.
 TEST(WaitsOutput, ACallSiteOfAProgramWithoutKokkosLeadsWithItsLine) {
-  addscope::WaitsSnapshot w;
-  w.mode = addscope::WaitsMode::Device;
+  addscope::CodeSite code;
+  code.file = "train.py";
+  code.line = 21;
+  code.function = "main";
+  code.language = "python";
+  code.text = "total += loss.item()";
+  addscope::WaitsSnapshot w = addscope_test::one_wait(
+      "cudaStreamSynchronize", addscope::WaitClass::Hidden, 0.4, code);
   w.front_door = "cuda-injection";
-  addscope::CallRecord c;
-  c.what = c.site = "cudaStreamSynchronize";
-  c.kind = addscope::CallKind::Runtime;
-  c.wait_class = addscope::WaitClass::Hidden;
-  c.begin_s = 1.0;
-  c.end_s = 1.5;
-  c.wait_s = 0.4;
-  c.code.file = "train.py";
-  c.code.line = 21;
-  c.code.function = "main";
-  c.code.language = "python";
-  c.code.text = "total += loss.item()";
   addscope::WaitShare ws;
   ws.kernel = ws.kernel_raw = "step_kernel";
   ws.wait_s = 0.4;
-  c.waited_for.push_back(ws);
-  w.waits.push_back(c);
-  addscope::SiteStats st;
-  st.kind = c.kind;
-  st.site = c.site;
-  st.calls = st.hidden_calls = 1;
-  st.wait_hidden_s = st.max_wait_s = 0.4;
-  st.code = c.code;
-  w.sites.push_back(st);
-  w.totals.hidden_s = 0.4;
-  w.totals.hidden_calls = 1;
+  w.waits[0].waited_for.push_back(ws);
   // The device idle in its round trip: that row too.
-  w.idle.any_activity = true;
-  w.idle.span_s = 2;
-  w.idle.busy_s = 1.9;
-  w.idle.idle_s = 0.1;
-  addscope::IdleSiteStats r;
-  r.cause = addscope::IdleCause::SyncRoundTrip;
-  r.site = c.site;
-  r.gaps = r.calls = 1;
-  r.idle_s = r.max_s = 0.1;
-  r.code = c.code;
-  w.idle.sites.push_back(r);
+  addscope_test::idle_run(w, 2, 0.1);
+  w.idle.sites.push_back(
+      addscope_test::round_trip_row("cudaStreamSynchronize", 1, 0.1, code));
   std::ostringstream os;
   addscope::write_waits_report(os, w);
   const std::string t = os.str();

@@ -21,6 +21,7 @@
 #include "addscope/waits/output/addscope_LaunchLine.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
+#include "waits_hand_snapshot.hpp"
 #include "waits_sim.hpp"
 
 #if defined(__has_include)
@@ -785,34 +786,12 @@ TEST(WaitsHeadline, StartUpIsPaidOnceBesideTheRunsOwnIdle) {
 // round trips (copies that waited for nothing) says nothing of it.
 TEST(WaitsHeadline, OneWaitsIdleCostOnlyFromItsOwnRows) {
   for (const std::uint64_t row_calls : {1u, 3u}) {
-    addscope::WaitsSnapshot w;
-    w.mode = addscope::WaitsMode::Device;
-    addscope::CallRecord c;
-    c.what = c.site = "cudaMemcpy D2H 4 B";
-    c.kind = addscope::CallKind::Runtime;
-    c.wait_class = addscope::WaitClass::Hidden;
-    c.begin_s = 1.0;
-    c.end_s = 1.5;
-    c.wait_s = 0.2;
-    w.waits.push_back(c);
-    addscope::SiteStats st;
-    st.kind = addscope::CallKind::Runtime;
-    st.site = c.site;
-    st.calls = 3;
-    st.hidden_calls = 1;  // one waited: no loop line
-    st.wait_hidden_s = 0.2;
-    w.sites.push_back(st);
-    w.idle.any_activity = true;
-    w.idle.span_s = 10;
-    w.idle.busy_s = 9.9;
-    w.idle.idle_s = 0.1;
-    addscope::IdleSiteStats r;
-    r.cause = addscope::IdleCause::SyncRoundTrip;
-    r.site = c.site;
-    r.calls = row_calls;
-    r.gaps = row_calls;
-    r.idle_s = 0.1;
-    w.idle.sites.push_back(r);
+    // Three calls, one waited: no loop line.
+    addscope::WaitsSnapshot w = addscope_test::one_wait(
+        "cudaMemcpy D2H 4 B", addscope::WaitClass::Hidden, 0.2, {}, 3);
+    addscope_test::idle_run(w, 10, 0.1);
+    w.idle.sites.push_back(addscope_test::round_trip_row(
+        "cudaMemcpy D2H 4 B", row_calls, 0.1));
     std::string all;
     for (const auto& l : addscope::headline_lines(w, StarvationRule()))
       all += l + "\n";
@@ -828,37 +807,17 @@ TEST(WaitsHeadline, OneWaitsIdleCostOnlyFromItsOwnRows) {
 // or one of the same call without a line, leaves it unsaid.
 TEST(WaitsHeadline, StayedBusyOnlyWhenNoRowMayHoldTheCalls) {
   for (const int rows : {0, 1, 2}) {
-    addscope::WaitsSnapshot w;
-    w.mode = addscope::WaitsMode::Device;
-    addscope::CallRecord c;
-    c.what = c.site = "cudaStreamSynchronize";
-    c.kind = addscope::CallKind::Runtime;
-    c.wait_class = addscope::WaitClass::Explicit;
-    c.begin_s = 1.0;
-    c.end_s = 1.5;
-    c.wait_s = 0.4;
-    c.code.file = "/x/train.py";
-    c.code.line = 21;
-    c.code.language = "python";
-    w.waits.push_back(c);
-    addscope::SiteStats st;
-    st.kind = addscope::CallKind::Runtime;
-    st.site = c.site;
-    st.calls = 1;
-    st.explicit_calls = 1;
-    st.wait_explicit_s = 0.4;
-    st.code = c.code;
-    w.sites.push_back(st);
-    w.idle.any_activity = true;
-    w.idle.span_s = 10;
-    w.idle.busy_s = 9.9;
-    w.idle.idle_s = 0.1;
-    addscope::IdleSiteStats r;
-    r.cause = addscope::IdleCause::SyncRoundTrip;
-    r.calls = r.gaps = 1;
-    r.idle_s = 0.1;
-    r.site = rows == 1 ? "" : c.site;  // unnamed; the call without a line
-    if (rows > 0) w.idle.sites.push_back(r);
+    addscope::CodeSite code;
+    code.file = "/x/train.py";
+    code.line = 21;
+    code.language = "python";
+    addscope::WaitsSnapshot w = addscope_test::one_wait(
+        "cudaStreamSynchronize", addscope::WaitClass::Explicit, 0.4, code);
+    addscope_test::idle_run(w, 10, 0.1);
+    // Unnamed (a blocked call cut at the watermark); the call without a line.
+    if (rows > 0)
+      w.idle.sites.push_back(addscope_test::round_trip_row(
+          rows == 1 ? "" : "cudaStreamSynchronize", 1, 0.1));
     std::string all;
     for (const auto& l : addscope::headline_lines(w, StarvationRule()))
       all += l + "\n";
