@@ -2,8 +2,11 @@
 // program's (rules on synthetic frames), and real stacks of this test binary
 // symbolized from its debug info (this file is compiled with -g).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -15,6 +18,7 @@
 #include "addscope/waits/record/addscope_ThreadLog.hpp"
 #include "addscope/waits/site/addscope_SiteResolver.hpp"
 #include "addscope/waits/site/addscope_SiteRules.hpp"
+#include "addscope/waits/site/addscope_SnapshotSites.hpp"
 #include "waits_sim.hpp"
 
 using addscope::CallKind;
@@ -210,6 +214,76 @@ __attribute__((noinline)) std::vector<std::uint64_t> one_level_down(int* line) {
   return s;
 }
 }  // namespace
+
+// A Python kernel's `def` line (numba's @cuda.jit), found in the file it
+// was launched from: once, by its plain name; nothing where the file
+// defines it twice, does not define it, cannot be read, or the name is not
+// a Python name.
+TEST(WaitsSites, APythonKernelsDefLineIsFoundInItsLaunchFile) {
+  const std::string path = ::testing::TempDir() + "def_line_" +
+                           std::to_string(::getpid()) + ".py";
+  {
+    std::ofstream f(path);
+    f << "from numba import cuda\n"
+         "@cuda.jit\n"
+         "def add(x, y, out):  # the kernel\n"
+         "    pass\n"
+         "def add2(x):\n"
+         "    pass\n"
+         "class K:\n"
+         "    def twice (self):\n"
+         "        pass\n"
+         "    def twice(self, x):\n"
+         "        pass\n"
+         "add[1, 1](1, 2, 3)\n";
+  }
+  SiteResolver r;
+  const CodeSite d = r.python_def(path, "add");
+  EXPECT_EQ(d.line, 3);
+  EXPECT_EQ(d.file, path);
+  EXPECT_EQ(d.function, "add");
+  EXPECT_EQ(d.language, "python");
+  EXPECT_EQ(d.text, "def add(x, y, out):  # the kernel");
+  EXPECT_EQ(r.python_def(path, "add2").line, 5);
+  EXPECT_FALSE(r.python_def(path, "twice").known());  // defined twice
+  EXPECT_FALSE(r.python_def(path, "ad").known());
+  EXPECT_FALSE(r.python_def(path, "cupy_multiply__float32").known());
+  EXPECT_FALSE(r.python_def(path, "add(float const*)").known());
+  EXPECT_FALSE(r.python_def(path, "").known());
+  EXPECT_FALSE(r.python_def(path + ".gone", "add").known());
+  // When the report's sites are resolved: a kernel launched at a Python line
+  // of that file gets its def line, in the kernels table and the JSON.
+  addscope::Impl::StackTable stacks;
+  const std::vector<std::string> names = {"", path, "main", "add", "fill"};
+  const std::vector<std::uint64_t> py = {addscope::Impl::kPythonFrameTag, 1, 2,
+                                         12, 0};
+  addscope::WaitsSnapshot w;
+  w.mode = addscope::WaitsMode::Device;
+  for (const char* name : {"add", "fill"}) {
+    addscope::KernelStats k;
+    k.name = k.raw_name = name;
+    k.launches = 1;
+    k.launch_stack = stacks.intern(py.data(), std::uint32_t(py.size()));
+    w.kernels.push_back(k);
+  }
+  addscope::Impl::resolve_sites(
+      w, stacks, r, [&](std::uint32_t id) { return names.at(id); });
+  EXPECT_EQ(w.kernels[0].launched_at.line, 12);
+  EXPECT_EQ(w.kernels[0].defined_at.line, 3);
+  EXPECT_FALSE(w.kernels[1].defined_at.known());  // no def fill( there
+  std::ostringstream os;
+  addscope::write_waits_report(os, w);
+  EXPECT_NE(os.str().find("add  [def at " + site_text(w.kernels[0].defined_at) +
+                          "; launched at " +
+                          site_text(w.kernels[0].launched_at) + "]"),
+            std::string::npos)
+      << os.str();
+  EXPECT_NE(site_text(w.kernels[0].defined_at).find(":3 (add)"),
+            std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(addscope::waits_json(w));
+  EXPECT_EQ(j["kernels"][0]["defined_at"]["line"], 3) << j["kernels"].dump();
+  std::remove(path.c_str());
+}
 
 TEST(WaitsSites, ACapturedStackResolvesToThisFilesLine) {
   int outer_line = 0;

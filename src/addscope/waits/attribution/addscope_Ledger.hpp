@@ -53,6 +53,9 @@ struct KernelStats {
   /// CallRecord::stack), resolved into `launched_at`.
   std::uint32_t launch_stack = 0;
   CodeSite launched_at;
+  /// A Python kernel's `def` line (numba's `def add(`), found in the file it
+  /// was launched from; unknown otherwise.
+  CodeSite defined_at;
 };
 
 /// One call site: a kind, a name without sizes, the regions around it.

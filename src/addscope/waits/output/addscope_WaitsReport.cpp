@@ -380,6 +380,7 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
       std::snprintf(b, sizeof b, "    %8s  ", thousands((long long)n).c_str());
     }
     os << b << k.name;
+    if (k.defined_at.known()) add("def at " + site_text(k.defined_at));
     // Its line: the first launch's (the one that took a stack).
     if (k.launched_at.known())
       add((std::max(k.calls, k.launches) > 1 ? "first launched at "
@@ -752,6 +753,7 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
         {"name", k.name},
         {"raw_name", str_or_null(k.raw_name)},
         {"launched_at", code_site_json(k.launched_at)},
+        {"defined_at", code_site_json(k.defined_at)},
         {"device", k.device_kind == DeviceKind::Unknown
                        ? json(nullptr)
                        : json(device_kind_name(k.device_kind))},

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 
 #include "addscope/waits/analyze/addscope_StackTable.hpp"
@@ -47,21 +49,55 @@ const CodeSite& SiteResolver::resolve(const std::vector<std::uint64_t>& stack,
   return site;
 }
 
+std::vector<std::string>& SiteResolver::lines_of(const std::string& file) {
+  auto it = files_.find(file);
+  if (it != files_.end()) return it->second;
+  std::vector<std::string>& lines = files_[file];
+  struct stat st;
+  if (!file.empty() && ::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      std::size_t(st.st_size) <= kMaxFileBytes) {
+    std::ifstream in(file);
+    for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
+  }
+  return lines;
+}
+
+CodeSite SiteResolver::python_def(const std::string& file,
+                                  const std::string& function) {
+  CodeSite def;
+  const bool plain =
+      !function.empty() && !std::isdigit((unsigned char)function[0]) &&
+      std::all_of(function.begin(), function.end(), [](char c) {
+        return std::isalnum((unsigned char)c) || c == '_';
+      });
+  if (!plain) return def;
+  const std::string head = "def " + function;
+  const std::vector<std::string>& lines = lines_of(file);
+  int at = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string& l = lines[i];
+    const std::size_t b = l.find_first_not_of(" \t");
+    if (b == std::string::npos || l.compare(b, head.size(), head) != 0)
+      continue;
+    const std::size_t p = l.find_first_not_of(" \t", b + head.size());
+    if (p == std::string::npos || l[p] != '(') continue;
+    if (at) return def;  // defined twice: which one ran is not known
+    at = int(i) + 1;
+  }
+  if (!at) return def;
+  def.file = file;
+  def.line = at;
+  def.function = function;
+  def.language = "python";
+  def.text = line_text(file, at);
+  return def;
+}
+
 const std::string& SiteResolver::line_text(const std::string& file, int line) {
   static const std::string kNone;
-  auto it = files_.find(file);
-  if (it == files_.end()) {
-    std::vector<std::string>& lines = files_[file];
-    struct stat st;
-    if (!file.empty() && ::stat(file.c_str(), &st) == 0 &&
-        S_ISREG(st.st_mode) && std::size_t(st.st_size) <= kMaxFileBytes) {
-      std::ifstream in(file);
-      for (std::string l; std::getline(in, l);) lines.push_back(std::move(l));
-    }
-    it = files_.find(file);
-  }
-  if (line <= 0 || std::size_t(line) > it->second.size()) return kNone;
-  std::string& l = it->second[std::size_t(line) - 1];
+  std::vector<std::string>& lines = lines_of(file);
+  if (line <= 0 || std::size_t(line) > lines.size()) return kNone;
+  std::string& l = lines[std::size_t(line) - 1];
   // Trimmed once (lines are kept trimmed after their first use).
   const std::size_t b = l.find_first_not_of(" \t\r");
   const std::size_t e = l.find_last_not_of(" \t\r");

@@ -27,8 +27,15 @@ class SiteResolver {
   /// (kPythonFrameTag, analyze/addscope_StackTable.hpp) is at that line.
   const CodeSite& resolve(const std::vector<std::uint64_t>& stack,
                           const NameOf& name_of = nullptr);
+  /// Where Python source `file` defines `function` (`def function(`, at
+  /// any indentation): its place, text included; unknown when the file
+  /// cannot be read, `function` is not a plain name, or the file defines
+  /// it at none or at more than one line.
+  CodeSite python_def(const std::string& file, const std::string& function);
 
  private:
+  /// `file`'s lines, read once (none when it cannot be read).
+  std::vector<std::string>& lines_of(const std::string& file);
   /// Line `line` of `file`, trimmed, at most kMaxText bytes ("" when the
   /// file cannot be read: gone, too large, not text).
   const std::string& line_text(const std::string& file, int line);

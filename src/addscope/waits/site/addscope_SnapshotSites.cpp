@@ -56,7 +56,13 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
           },
           Ledger::merge_site))
     Ledger::sort_sites(w.sites);
-  for (KernelStats& k : w.kernels) k.launched_at = code(k.launch_stack);
+  for (KernelStats& k : w.kernels) {
+    k.launched_at = code(k.launch_stack);
+    // A Python kernel (numba's @cuda.jit) defined in the file it was
+    // launched from: its `def` line.
+    if (k.launched_at.language == "python")
+      k.defined_at = resolver.python_def(k.launched_at.file, k.name);
+  }
   // The idle rows of round trips in calls of the program's own: at their
   // lines, one row per (cause, call, region) and line; the what-ifs read
   // the merged rows.
