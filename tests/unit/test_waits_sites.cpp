@@ -259,7 +259,7 @@ TEST(WaitsSites, APythonKernelsDefLineIsFoundInItsLaunchFile) {
                                          12, 0};
   addscope::WaitsSnapshot w;
   w.mode = addscope::WaitsMode::Device;
-  for (const char* name : {"add", "fill"}) {
+  for (const char* name : {"add", "fill", "outer.<locals>.add2"}) {
     addscope::KernelStats k;
     k.name = k.raw_name = name;
     k.launches = 1;
@@ -271,6 +271,7 @@ TEST(WaitsSites, APythonKernelsDefLineIsFoundInItsLaunchFile) {
   EXPECT_EQ(w.kernels[0].launched_at.line, 12);
   EXPECT_EQ(w.kernels[0].defined_at.line, 3);
   EXPECT_FALSE(w.kernels[1].defined_at.known());  // no def fill( there
+  EXPECT_EQ(w.kernels[2].defined_at.line, 5);  // a nested kernel, by its name
   std::ostringstream os;
   addscope::write_waits_report(os, w);
   EXPECT_NE(os.str().find("add  [def at " + site_text(w.kernels[0].defined_at) +

@@ -59,9 +59,14 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   for (KernelStats& k : w.kernels) {
     k.launched_at = code(k.launch_stack);
     // A Python kernel (numba's @cuda.jit) defined in the file it was
-    // launched from: its `def` line.
-    if (k.launched_at.language == "python")
-      k.defined_at = resolver.python_def(k.launched_at.file, k.name);
+    // launched from: its `def` line, by the last part of a qualified name
+    // (numba's `with_numba.<locals>.spin`: `def spin(`).
+    if (k.launched_at.language == "python") {
+      const std::size_t dot = k.name.rfind('.');
+      k.defined_at = resolver.python_def(
+          k.launched_at.file,
+          dot == std::string::npos ? k.name : k.name.substr(dot + 1));
+    }
   }
   // The idle rows of round trips in calls of the program's own: at their
   // lines, one row per (cause, call, region) and line; the what-ifs read
