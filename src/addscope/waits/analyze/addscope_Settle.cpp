@@ -199,8 +199,13 @@ void Replay::finalize_kernel(DeviceKernel& k) {
     for (; it != bl.end() && it->begin_s < k.end_s; ++it)
       k.blocked_s += blocked_during(*it, k);
   }
-  auto first = launch_stacks_.find(k.name);
-  fold_.kernel(k, first == launch_stacks_.end() ? 0 : first->second);
+  // Its name's first launch: only the trace reads it.
+  std::uint32_t first = 0;
+  if (fold_.trace()) {
+    const auto it = launch_stacks_.find(k.name);
+    if (it != launch_stacks_.end()) first = it->second;
+  }
+  fold_.kernel(k, first);
 }
 
 }  // namespace Impl
