@@ -228,6 +228,7 @@ struct Slice {
   long long tid;
   double ts, dur;
   std::string name;
+  std::string code, launched_at;  // args: the program's lines
 };
 
 // Every flow's two ends must lie inside slices on their tracks; returns
@@ -245,9 +246,12 @@ std::vector<Slice> check_trace(const std::string& path, bool expect_device) {
   std::map<long long, std::vector<json>> flows;
   for (const auto& e : t) {
     const std::string ph = e["ph"];
-    if (ph == "X")
-      slices.push_back(
-          {e["pid"], e.value("tid", 0LL), e["ts"], e["dur"], e["name"]});
+    if (ph == "X") {
+      const json a = e.value("args", json::object());
+      slices.push_back({e["pid"], e.value("tid", 0LL), e["ts"], e["dur"],
+                        e["name"], a.is_object() ? a.value("code", "") : "",
+                        a.is_object() ? a.value("launched_at", "") : ""});
+    }
     if (ph == "s" || ph == "f") flows[e["id"].get<long long>()].push_back(e);
   }
   // Each track's slices by start, with the latest end of those before
@@ -747,9 +751,20 @@ int main(int argc, char** argv) {
       at_line(e ? e->value("launched_at", json()) : json(), line,
               std::string(k) + " launched");
     }
-    if (expect == "device")
+    if (expect == "device") {
       at_line(hid.empty() ? json() : hid[0]->value("code", json()), 27,
               "the read's wait");
+      // The trace too (written during the run, its stacks symbolized then):
+      // the add's slice at its launch line, the read's at its line.
+      bool launch_seen = false, read_seen = false;
+      for (const auto& sl : slices) {
+        launch_seen =
+            launch_seen || contains(sl.launched_at, "slow_read.cpp:20 (main)");
+        read_seen = read_seen || contains(sl.code, "slow_read.cpp:27 (main)");
+      }
+      check(launch_seen, "trace: no slice launched_at slow_read.cpp:20 (main)");
+      check(read_seen, "trace: no slice with code slow_read.cpp:27 (main)");
+    }
     const double k = device_s(j, "user::slow_add[1x1]");
     note_shape("user::slow_add[1x1]");
     if (expect == "device") {

@@ -170,7 +170,8 @@ TEST(WaitsSites, ACallReadsAsTheCodeThatMadeIt) {
   using addscope::code_then_call;
   const std::string to = " \xe2\x86\x92 ";  // an arrow
   CodeSite s;
-  EXPECT_EQ(code_then_call(s, "cudaStreamSynchronize"), "cudaStreamSynchronize");
+  EXPECT_EQ(code_then_call(s, "cudaStreamSynchronize"),
+            "cudaStreamSynchronize");
   s.file = "train.py";
   s.line = 21;
   s.function = "main";
@@ -220,8 +221,8 @@ __attribute__((noinline)) std::vector<std::uint64_t> one_level_down(int* line) {
 // defines it twice, does not define it, cannot be read, or the name is not
 // a Python name.
 TEST(WaitsSites, APythonKernelsDefLineIsFoundInItsLaunchFile) {
-  const std::string path = ::testing::TempDir() + "def_line_" +
-                           std::to_string(::getpid()) + ".py";
+  const std::string path =
+      ::testing::TempDir() + "def_line_" + std::to_string(::getpid()) + ".py";
   {
     std::ofstream f(path);
     f << "from numba import cuda\n"
@@ -266,8 +267,8 @@ TEST(WaitsSites, APythonKernelsDefLineIsFoundInItsLaunchFile) {
     k.launch_stack = stacks.intern(py.data(), std::uint32_t(py.size()));
     w.kernels.push_back(k);
   }
-  addscope::Impl::resolve_sites(
-      w, stacks, r, [&](std::uint32_t id) { return names.at(id); });
+  addscope::Impl::resolve_sites(w, stacks, r,
+                                [&](std::uint32_t id) { return names.at(id); });
   EXPECT_EQ(w.kernels[0].launched_at.line, 12);
   EXPECT_EQ(w.kernels[0].defined_at.line, 3);
   EXPECT_FALSE(w.kernels[1].defined_at.known());  // no def fill( there
@@ -391,6 +392,54 @@ TEST(WaitsSites, AWaitAndTheKernelItWaitedForAreAtTheProgramsLines) {
 #else
     EXPECT_TRUE(c.code.known());
     EXPECT_TRUE(k.known());
+#endif
+  }
+}
+
+// The trace is written while the program runs: its native stacks are
+// symbolized then, so the wait's slice and the kernel's name the program's
+// C++ lines, as the report does (with sites off: no line).
+TEST(WaitsSites, TheTraceNamesTheProgramsCppLines) {
+  for (const bool sites : {true, false}) {
+    const std::string path = ::testing::TempDir() + "sites_trace_" +
+                             std::to_string(::getpid()) + ".json";
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    ASSERT_TRUE(s.t->open_trace(path));
+    const WaitsSim::Launched l = program_launches(s);
+    s.ran(l, 7, 1.00001, 1.1);
+    program_fences(s);
+    s.done();
+    std::ifstream in(path);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    std::remove(path.c_str());
+    std::string code, launched;
+    for (const auto& e : j) {
+      const nlohmann::json a = e.value("args", nlohmann::json::object());
+      if (!a.is_object()) continue;
+      if (a.contains("code")) code = a["code"];
+      if (a.contains("launched_at")) launched = a["launched_at"];
+    }
+    if (!sites) {
+      EXPECT_EQ(code + launched, "");
+      continue;
+    }
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_NE(code.find("test_waits_sites.cpp:" + std::to_string(g_fence_line) +
+                        " (program_fences)"),
+              std::string::npos)
+        << code;
+    EXPECT_NE(
+        launched.find("test_waits_sites.cpp:" + std::to_string(g_launch_line) +
+                      " (program_launches)"),
+        std::string::npos)
+        << launched;
+#else
+    EXPECT_NE(code.find("addscope-waits-tests"), std::string::npos) << code;
+    EXPECT_NE(launched.find("addscope-waits-tests"), std::string::npos)
+        << launched;
 #endif
   }
 }
@@ -640,7 +689,8 @@ TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
     s.block(SyncApi::Memcpy, 1.0002, 1.5, -1, 4, 3);
     std::vector<addscope::Impl::DeviceKernelRecord> v;
     for (std::uint32_t i = 0; i < 2; ++i)
-      v.push_back(ran(i + 1, 7, 1.00005 + i * 0.25, 1.00005 + i * 0.25 + 0.249));
+      v.push_back(
+          ran(i + 1, 7, 1.00005 + i * 0.25, 1.00005 + i * 0.25 + 0.249));
     s.t->on_device_kernels(v);
     s.at(1.6);
     const addscope::WaitsSnapshot w = s.done();
@@ -730,8 +780,8 @@ TEST(WaitsSites, AnIdleRoundTripIsAtItsLine) {
     program_launches_cuda(s, 4);
     std::vector<addscope::Impl::DeviceKernelRecord> v;
     for (std::uint32_t i = 0; i < 4; ++i)
-      v.push_back(ran(i + 1, 7, launch[i] + 5e-5,
-                      launch[i] + (i < 3 ? 0.0899 : 0.01)));
+      v.push_back(
+          ran(i + 1, 7, launch[i] + 5e-5, launch[i] + (i < 3 ? 0.0899 : 0.01)));
     s.t->on_device_kernels(v);
     s.at(1.4);
     const addscope::WaitsSnapshot w = s.done();
@@ -759,9 +809,9 @@ TEST(WaitsSites, AnIdleRoundTripIsAtItsLine) {
     std::ostringstream os;
     addscope::write_waits_report(os, w);
     const std::string t = os.str();
-    const std::string a = "  at unit/test_waits_sites.cpp:" +
-                          std::to_string(g_block_line_a) +
-                          " (program_blocks_at_a)\n";
+    const std::string a =
+        "  at unit/test_waits_sites.cpp:" + std::to_string(g_block_line_a) +
+        " (program_blocks_at_a)\n";
     // In the idle rows (the waits' call sites name the line too).
     const std::size_t idle = t.find("  idle by call site:\n");
     const std::size_t what_if = t.find("  what if:\n");
@@ -890,8 +940,9 @@ TEST(WaitsSites, AWaitThatLeftTheDeviceBusyCostItNothing) {
     std::ostringstream os;
     addscope::write_waits_report(os, w);
     const std::string t = os.str();
-    const std::string busy = "the device stayed busy through them: they cost "
-                             "it no idle time";
+    const std::string busy =
+        "the device stayed busy through them: they cost "
+        "it no idle time";
 #ifdef ADDSCOPE_TEST_HAVE_LIBDW
     if (sites) {
       EXPECT_NE(t.find("2 calls waited"), std::string::npos) << t;

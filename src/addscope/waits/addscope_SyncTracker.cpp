@@ -299,9 +299,22 @@ bool SyncTracker::open_trace(const std::string& path, std::string* error) {
     if (error) *error = why;
     return false;
   }
-  std::lock_guard<std::mutex> g(p_->analyzer.mutex());
-  p_->analyzer.replay().set_trace(std::unique_ptr<Impl::TraceSink>(
+  Parts& p = *p_;
+  std::lock_guard<std::mutex> g(p.analyzer.mutex());
+  Impl::Replay& rp = p.analyzer.replay();
+  rp.set_trace(std::unique_ptr<Impl::TraceSink>(
       new Impl::ChromeTrace(fd, path, 2000000)));
+  // The trace is written as the program runs: its lines are resolved then,
+  // native ones symbolized (once per stack, on the analyzer's thread, under
+  // its lock, as the report's).
+  if (p.opt.sites) {
+    if (!p.sites) p.sites.reset(new Impl::SiteResolver);
+    rp.fold().set_line_of([&p](const std::vector<std::uint64_t>& stack) {
+      const Impl::NameTable& names = p.analyzer.replay().names();
+      return p.sites->resolve(stack,
+                              [&](std::uint32_t id) { return names[id]; });
+    });
+  }
   return true;
 }
 

@@ -129,7 +129,7 @@ void Fold::call(LiveCall& lc) {
       c.wait_s = wait;
       c.wait_is_bound = lc.bound;
       c.stack = lc.stack;
-      if (trace_) c.code = python_line(lc.stack);
+      if (trace_) c.code = trace_line(lc.stack);
       for (const auto& s : merged)
         if (s.wait_s > 0) {
           const std::uint32_t sh = names_.short_id(s.kernel);
@@ -146,11 +146,12 @@ void Fold::call(LiveCall& lc) {
                        lc.begin_s, lc.end_s);
 }
 
-CodeSite Fold::python_line(std::uint32_t id) const {
+CodeSite Fold::trace_line(std::uint32_t id) const {
   CodeSite code;
+  if (!id || id > stacks_.size()) return code;
+  if (line_of_) return line_of_(stacks_[id]);
   PythonTail py;
-  if (id && id <= stacks_.size() && python_tail(stacks_[id], &py) &&
-      py.line > 0) {
+  if (python_tail(stacks_[id], &py) && py.line > 0) {
     code.file = names_[py.file];
     code.line = py.line;
     code.function = names_[py.function];
@@ -187,7 +188,7 @@ void Fold::trace_kernel(const DeviceKernel& k, double ov,
   t.shape = k.shape;
   for (const auto& d : devices)
     if (d.device == k.device && d.known()) t.capacity = &d;
-  t.launched_at = python_line(launch_stack);
+  t.launched_at = trace_line(launch_stack);
   trace_->kernel(t);
 }
 

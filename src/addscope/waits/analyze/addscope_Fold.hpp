@@ -8,6 +8,7 @@
 #define ADDSCOPE_WAITS_ANALYZE_FOLD_HPP
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -44,7 +45,7 @@ class Fold {
   void call(LiveCall& c);
   /// A kernel whose waits are all known (waited_s and blocked_s filled).
   /// `launch_stack`: the stack of its name's first launch (0: none): the
-  /// trace names its Python line.
+  /// trace names its line.
   void kernel(const DeviceKernel& k, std::uint32_t launch_stack = 0);
 
   const Ledger& ledger() const { return ledger_; }
@@ -58,6 +59,10 @@ class Fold {
 
   void set_trace(std::unique_ptr<TraceSink> t);
   TraceSink* trace() { return trace_.get(); }
+  /// How the trace names a stack's line (the tracker's site resolver: native
+  /// frames symbolized as the trace is written). Unset: Python lines only.
+  using LineOf = std::function<CodeSite(const std::vector<std::uint64_t>&)>;
+  void set_line_of(LineOf f) { line_of_ = std::move(f); }
 
  private:
   WaitClass classify(const LiveCall& c);
@@ -65,9 +70,9 @@ class Fold {
   SyncAsker asker(std::uint32_t id);
   void trace_kernel(const DeviceKernel& k, double overlap_s,
                     std::uint32_t launch_stack);
-  /// The Python line at the end of stack `id` (the trace's: a Python line
-  /// needs no symbols; the report resolves native ones when it is made).
-  CodeSite python_line(std::uint32_t id) const;
+  /// The line of stack `id` the trace names: line_of_'s, else the Python
+  /// line it ends in (a Python line needs no symbols).
+  CodeSite trace_line(std::uint32_t id) const;
 
   NameTable& names_;
   const StackTable& stacks_;
@@ -76,6 +81,7 @@ class Fold {
   std::size_t streams_cap_;
   Ledger ledger_;
   std::unique_ptr<TraceSink> trace_;
+  LineOf line_of_;
   std::unordered_map<std::uint64_t, ExecId> stream_exec_;  // dev<<32|stream
 };
 

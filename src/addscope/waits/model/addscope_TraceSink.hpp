@@ -21,21 +21,21 @@ namespace Impl {
 /// A kernel as the device ran it, once nothing can change what it cost.
 struct TraceKernel {
   std::uint32_t device = 0;
-  std::uint32_t stream = 0;      ///< the device's stream id
-  std::uint32_t instance = 0;    ///< the Kokkos instance its stream served
-                                 ///< (0: none known)
-  std::string name;              ///< readable (the report's)
-  std::string name_raw;          ///< as Kokkos or the device gave it
-  std::uint32_t correlation = 0; ///< the runtime's launch correlation id
-  double start_s = 0, end_s = 0; ///< on the tracker's clock
-  double waited_s = 0;           ///< host time spent waiting for it
-  double overlap_s = 0;          ///< time it ran after its launch returned
-                                 ///< while its launching thread worked
+  std::uint32_t stream = 0;       ///< the device's stream id
+  std::uint32_t instance = 0;     ///< the Kokkos instance its stream served
+                                  ///< (0: none known)
+  std::string name;               ///< readable (the report's)
+  std::string name_raw;           ///< as Kokkos or the device gave it
+  std::uint32_t correlation = 0;  ///< the runtime's launch correlation id
+  double start_s = 0, end_s = 0;  ///< on the tracker's clock
+  double waited_s = 0;            ///< host time spent waiting for it
+  double overlap_s = 0;           ///< time it ran after its launch returned
+                                  ///< while its launching thread worked
   LaunchShape shape;
   /// Its device's capacity where the driver reported it (else nullptr).
   const DeviceCapacity* capacity = nullptr;
-  /// Where its name was first launched: a Python line (a native line needs
-  /// symbols: the report's, when it is made); unknown otherwise.
+  /// Where its name was first launched (the program's line, where a stack
+  /// was taken); unknown otherwise.
   CodeSite launched_at;
 };
 

@@ -2,7 +2,7 @@
 // into the program's own line of code: its frames symbolized
 // (site/addscope_Symbolizer.hpp), the innermost one that is the program's
 // own chosen (site/addscope_SiteRules.hpp). Cached by stack; used when a
-// report is made, never on the hot path; not thread-safe.
+// report or a trace is written, never on the hot path; not thread-safe.
 #ifndef ADDSCOPE_WAITS_SITE_SITERESOLVER_HPP
 #define ADDSCOPE_WAITS_SITE_SITERESOLVER_HPP
 

@@ -44,7 +44,11 @@ struct Symbolizer::Dw {
   Dwfl_Callbacks callbacks{};
   char* debuginfo_path = nullptr;
   Dwfl* dwfl = nullptr;
-  bool reported_missing = false;  // re-read the mappings once for a miss
+  // The mappings are re-read for an address in none of them (a module loaded
+  // since: the trace symbolizes while the program still loads libraries), a
+  // bounded number of times (an address in no module, JIT code, misses for
+  // good; each address is looked up once).
+  int rereads_left = 64;
 
   Dw() {
     callbacks.find_elf = dwfl_linux_proc_find_elf;
@@ -65,8 +69,8 @@ struct Symbolizer::Dw {
   Dwfl_Module* module_of(Dwarf_Addr a) {
     if (!dwfl) return nullptr;
     Dwfl_Module* m = dwfl_addrmodule(dwfl, a);
-    if (!m && !reported_missing) {  // loaded after the last reading
-      reported_missing = true;
+    if (!m && rereads_left > 0) {  // loaded after the last reading
+      --rereads_left;
       report();
       m = dwfl_addrmodule(dwfl, a);
     }

@@ -4,7 +4,8 @@
 // address in a module without debug info gives its module, offset and ELF
 // symbol; one in no module, only its address. Built without elfutils
 // (ADDSCOPE_HAVE_LIBDW unset): the module and offset by dladdr.
-// Not for the hot path: used when a report is made; not thread-safe.
+// Not for the hot path: used when a report or a trace is written (on the
+// analyzer's thread, under its lock); not thread-safe.
 #ifndef ADDSCOPE_WAITS_SITE_SYMBOLIZER_HPP
 #define ADDSCOPE_WAITS_SITE_SYMBOLIZER_HPP
 
