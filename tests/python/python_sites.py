@@ -8,8 +8,10 @@ launch()'s line, the fence at fence()'s line — not the line inside the
 package (a site-packages folder) through which both are called — and the
 package function each line called (`call`, `synchronize`: a synchronize
 the program asked for, past the decorator's wrapper it is called through).
+A kernel a library launches on a C++ thread of its own (PyTorch's autograd
+thread) while the program's line waits for the library: at that line.
 
-  python_sites.py LIBADDSCOPE_WAITS JSON_OUT
+  python_sites.py LIBADDSCOPE_WAITS JSON_OUT NATIVE_THREAD_LIB
 
 Exits 0 when every check passed, 1 otherwise, 2 on a usage error.
 """
@@ -18,12 +20,13 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 
-if len(sys.argv) != 3:
+if len(sys.argv) != 4:
     sys.stderr.write(__doc__)
     sys.exit(2)
-lib_path, json_path = sys.argv[1], sys.argv[2]
+lib_path, json_path, native_path = sys.argv[1], sys.argv[2], sys.argv[3]
 os.environ["ADDSCOPE_WAITS_JSON"] = json_path  # read when the tool starts
 if os.path.exists(json_path):
     os.remove(json_path)
@@ -37,6 +40,9 @@ lib.kokkosp_end_parallel_for.argtypes = [ctypes.c_uint64]
 lib.kokkosp_begin_fence.argtypes = [
     ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
 lib.kokkosp_end_fence.argtypes = [ctypes.c_uint64]
+native = ctypes.CDLL(native_path)
+native.addscope_test_launch_on_native_thread.argtypes = [
+    ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p]
 
 # A package between the program and the library, as CuPy or PyTorch is:
 # its frame is the innermost Python frame, and not the program's own.
@@ -78,10 +84,40 @@ def fence():
     fakepkg.synchronize(lib.kokkosp_end_fence, handle)
 
 
+def backward():
+    """As `loss.backward()`: the library launches on its own thread."""
+    LINES["native"] = line_after()
+    fakepkg.call(native.addscope_test_launch_on_native_thread,
+                 ctypes.cast(lib.kokkosp_begin_parallel_for, ctypes.c_void_p),
+                 ctypes.cast(lib.kokkosp_end_parallel_for, ctypes.c_void_p),
+                 b"user::native_thread_kernel")
+
+
+def after_a_thread_is_gone():
+    """The last thread a line was read on has exited (its thread state
+    freed): a kernel on the library's thread then reads nothing it trusts,
+    and never crashes."""
+    def in_a_thread():
+        kid = ctypes.c_uint64()
+        lib.kokkosp_begin_parallel_for(b"user::in_a_thread", 0,
+                                       ctypes.byref(kid))
+        lib.kokkosp_end_parallel_for(kid)
+
+    t = threading.Thread(target=in_a_thread)
+    t.start()
+    t.join()
+    native.addscope_test_launch_on_native_thread(
+        ctypes.cast(lib.kokkosp_begin_parallel_for, ctypes.c_void_p),
+        ctypes.cast(lib.kokkosp_end_parallel_for, ctypes.c_void_p),
+        b"user::after_a_thread")
+
+
 lib.kokkosp_init_library(0, 20211015, 0, None)
 launch()
 launch()
 fence()
+backward()
+after_a_thread_is_gone()
 lib.kokkosp_finalize_library()
 
 fails = []
@@ -116,6 +152,16 @@ if kernel is None:
 else:
     check_code(kernel.get("launched_at"), LINES["launch"], "launch", "call",
                "the kernel's launch")
+kernel = next((k for k in j.get("kernels") or []
+               if k.get("raw_name") == "user::native_thread_kernel"), None)
+if kernel is None:
+    fails.append("user::native_thread_kernel not in kernels[]")
+else:
+    check_code(kernel.get("launched_at"), LINES["native"], "backward", "call",
+               "the kernel launched on the library's own thread")
+if not any(k.get("raw_name") == "user::after_a_thread"
+           for k in j.get("kernels") or []):
+    fails.append("user::after_a_thread not in kernels[]")
 site = next((s for s in j.get("sites") or []
              if "user::py_fence" in (s.get("site") or "")), None)
 if site is None:

@@ -362,6 +362,7 @@ void SyncTracker::after_fork_child() {
   p.ctl.unlock();
   p.analyzer.reset_after_fork_child();
   p.analyzer.unlock_after_fork_parent();
+  Impl::forget_python_threads();  // the parent's others did not fork
   device_settled_ = false;
 }
 

@@ -26,7 +26,8 @@ struct Site {
   void take(ThreadLog& log) {
     depth = Impl::capture_stack(pcs, Impl::kMaxStackFrames);
     Impl::PythonSite ps;
-    if (Impl::python_site(&ps)) {
+    Impl::PythonText room;  // another thread's text, copied until named
+    if (Impl::python_site(&ps, &room)) {
       py_file = log.name(ps.file);
       py_function = log.name(ps.function);
       py_line = ps.line;

@@ -1,7 +1,10 @@
 #include "addscope/waits/record/addscope_PythonFrames.hpp"
 
 #include <dlfcn.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -18,9 +21,9 @@ struct Layout {
   // versions) + second
   int tstate_frame, frame_second;  // second < 0: one step
   int frame_previous, frame_code, frame_instr;
-  int frame_owner;           // < 0: none (3.10, 3.11)
-  int lasti_unit;  // f_lasti's bytes per unit (3.10: 2, an index of code
-                   // units; 3.9: 1, a byte offset); 0: an instruction pointer
+  int frame_owner;  // < 0: none (3.10, 3.11)
+  int lasti_unit;   // f_lasti's bytes per unit (3.10: 2, an index of code
+                    // units; 3.9: 1, a byte offset); 0: an instruction pointer
   int code_filename, code_name, code_qualname, code_adaptive;
   int str_ascii_data;  // compact ASCII data after the object
   int code_flags;      // co_flags (CO_NESTED 0x10: a function defined in one)
@@ -52,24 +55,70 @@ struct Interp {
 Interp g_py;
 bool g_prepared = false;
 
-template <class T>
-T load(const void* base, int offset) {
-  T v;
-  std::memcpy(&v, static_cast<const char*>(base) + offset, sizeof v);
-  return v;
+// The last thread state a program's line was read on (what a thread with
+// none, a framework's own C++ thread, reads instead: python_site).
+std::atomic<void*> g_last_tstate{nullptr};
+
+// How a walk reads the interpreter's memory. The calling thread's own
+// frames: plain loads (they cannot change while it is in our callback).
+struct OwnFrames {
+  template <class T>
+  bool get(const void* base, int offset, T* v) {
+    std::memcpy(v, static_cast<const char*>(base) + offset, sizeof *v);
+    return true;
+  }
+  bool text(const char* at, std::size_t n, int /*slot*/,
+            std::string_view* out) {
+    *out = std::string_view(at, n);
+    return true;
+  }
+};
+
+// Another thread's frames, which may change under the read: copied through
+// process_vm_readv on this process, which fails where a plain load would
+// fault (a frame popped, a thread state freed); the text into the caller's
+// room (PythonText).
+constexpr std::size_t kMaxText = 4096;
+
+bool copy_in(const void* from, void* to, std::size_t n) {
+  if (!from) return false;
+  iovec local{to, n};
+  iovec remote{const_cast<void*>(from), n};
+  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == ssize_t(n);
 }
+
+struct OtherFrames {
+  PythonText* room;
+  template <class T>
+  bool get(const void* base, int offset, T* v) {
+    return base &&
+           copy_in(static_cast<const char*>(base) + offset, v, sizeof *v);
+  }
+  bool text(const char* at, std::size_t n, int slot, std::string_view* out) {
+    char* to = slot == 0   ? room->file
+               : slot == 1 ? room->function
+                           : room->called;
+    const std::size_t cap = slot == 0   ? sizeof room->file
+                            : slot == 1 ? sizeof room->function
+                                        : sizeof room->called;
+    if (n > cap || !copy_in(at, to, n)) return false;
+    *out = std::string_view(to, n);
+    return true;
+  }
+};
 
 // A str object's text when it is compact ASCII (ob_type at +8, length at
 // +16, state bits at +32: compact 5, ascii 6).
-bool ascii_text(const void* s, int data_offset, std::string_view* out) {
-  if (!s) return false;
-  const auto length = load<std::int64_t>(s, 16);
-  const auto state = load<std::uint32_t>(s, 32);
+template <class Mem>
+bool ascii_text(Mem& m, const void* s, int data_offset, int slot,
+                std::string_view* out) {
+  std::int64_t length = 0;
+  std::uint32_t state = 0;
+  if (!s || !m.get(s, 16, &length) || !m.get(s, 32, &state)) return false;
   if (!(state & (1u << 5)) || !(state & (1u << 6))) return false;
-  if (length < 0 || length > 4096) return false;
-  *out = std::string_view(static_cast<const char*>(s) + data_offset,
-                          std::size_t(length));
-  return true;
+  if (length < 0 || length > std::int64_t(kMaxText)) return false;
+  return m.text(static_cast<const char*>(s) + data_offset, std::size_t(length),
+                slot, out);
 }
 
 bool contains(std::string_view s, std::string_view p) {
@@ -124,27 +173,35 @@ void prepare_python_frames() {
 
 unsigned python_version() { return g_py.layout ? g_py.version : 0; }
 
-bool python_site(PythonSite* out) {
+namespace {
+
+// The innermost frame of the program's own on thread state `ts`.
+template <class Mem>
+bool walk(Mem& m, void* ts, PythonSite* out) {
   const Layout* l = g_py.layout;
-  if (!l) return false;
-  void* ts = g_py.tstate();
-  if (!ts) return false;  // a thread Python never saw
-  void* frame = load<void*>(ts, l->tstate_frame);
-  if (frame && l->frame_second >= 0)
-    frame = load<void*>(frame, l->frame_second);
+  void* frame = nullptr;
+  if (!m.get(ts, l->tstate_frame, &frame)) return false;
+  if (frame && l->frame_second >= 0 && !m.get(frame, l->frame_second, &frame))
+    return false;
+  enum { kFile, kName, kCalled };
   std::string_view called;  // the last foreign frame's, innermost first
-  for (int depth = 0; frame && depth < 128;
-       ++depth, frame = load<void*>(frame, l->frame_previous)) {
-    if (l->frame_owner >= 0 && load<std::uint8_t>(frame, l->frame_owner) == 3)
+  for (int depth = 0; frame && depth < 128; ++depth) {
+    void* here = frame;
+    if (!m.get(here, l->frame_previous, &frame)) return false;
+    std::uint8_t owner = 0;
+    if (l->frame_owner >= 0 && m.get(here, l->frame_owner, &owner) &&
+        owner == 3)
       continue;  // a C-stack shim
-    void* code = load<void*>(frame, l->frame_code);
-    if (!code) continue;
-    if (g_py.code_type && load<void*>(code, 8) != g_py.code_type) continue;
-    std::string_view file;
-    if (!ascii_text(load<void*>(code, l->code_filename), l->str_ascii_data,
-                    &file))
+    void* code = nullptr;
+    void* type = nullptr;
+    if (!m.get(here, l->frame_code, &code) || !code) continue;
+    if (g_py.code_type && (!m.get(code, 8, &type) || type != g_py.code_type))
       continue;
-    std::string_view name;
+    void* str = nullptr;
+    std::string_view file;
+    if (!m.get(code, l->code_filename, &str) ||
+        !ascii_text(m, str, l->str_ascii_data, kFile, &file))
+      continue;
     const int name_at = l->code_qualname >= 0 ? l->code_qualname : l->code_name;
     if (is_foreign_python_file(file)) {
       // The package function the line called: the outermost foreign frame,
@@ -152,10 +209,12 @@ bool python_site(PythonSite* out) {
       // "require_context.<locals>._require_cuda_context") to the function
       // it wraps.
       constexpr int kCoNested = 0x10;
-      const bool nested = load<int>(code, l->code_flags) & kCoNested;
+      int flags = 0;
+      const bool nested =
+          m.get(code, l->code_flags, &flags) && (flags & kCoNested);
       if (called.empty() || !nested) {
-        if (!ascii_text(load<void*>(code, name_at), l->str_ascii_data,
-                        &called))
+        if (!m.get(code, name_at, &str) ||
+            !ascii_text(m, str, l->str_ascii_data, kCalled, &called))
           called = "?";
       }
       continue;
@@ -163,14 +222,19 @@ bool python_site(PythonSite* out) {
     // The instruction's byte offset in the code.
     int offset = 0;
     if (l->lasti_unit > 0) {
-      offset = l->lasti_unit * load<int>(frame, l->frame_instr);
+      int lasti = 0;
+      if (!m.get(here, l->frame_instr, &lasti)) return false;
+      offset = l->lasti_unit * lasti;
     } else {
-      const char* instr = load<const char*>(frame, l->frame_instr);
+      const char* instr = nullptr;
+      if (!m.get(here, l->frame_instr, &instr)) return false;
       const char* start = static_cast<const char*>(code) + l->code_adaptive;
       offset = int(instr - start);
     }
     if (offset < 0) offset = 0;  // a frame just entered
-    ascii_text(load<void*>(code, name_at), l->str_ascii_data, &name);
+    std::string_view name;
+    if (m.get(code, name_at, &str))
+      ascii_text(m, str, l->str_ascii_data, kName, &name);
     out->file = file;
     out->function = name;
     out->called = called;
@@ -178,6 +242,33 @@ bool python_site(PythonSite* out) {
     return true;
   }
   return false;
+}
+
+}  // namespace
+
+bool python_site(PythonSite* out, PythonText* room) {
+  if (!g_py.layout) return false;
+  void* ts = g_py.tstate();
+  if (ts) {
+    OwnFrames own;
+    if (walk(own, ts, out)) {
+      if (g_last_tstate.load(std::memory_order_relaxed) != ts)
+        g_last_tstate.store(ts, std::memory_order_relaxed);
+      return true;
+    }
+  }
+  // A thread Python never saw, or with no line of the program's own
+  // (PyTorch's autograd thread, a library's own worker): what the program
+  // was doing then, the line the last thread a program's line was read on
+  // is at now (the one that called `loss.backward()`).
+  void* last = g_last_tstate.load(std::memory_order_relaxed);
+  if (!last || last == ts || !room) return false;
+  OtherFrames other{room};
+  return walk(other, last, out);
+}
+
+void forget_python_threads() {
+  g_last_tstate.store(nullptr, std::memory_order_relaxed);
 }
 
 }  // namespace Impl

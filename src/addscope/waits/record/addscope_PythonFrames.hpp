@@ -4,7 +4,8 @@
 // numba, ctypes) has released it, and its own frames cannot change while it
 // is blocked in our callback; they are read with plain loads at the
 // interpreter's own layouts (CPython 3.9 to 3.13, x86-64), as py-spy and
-// austin read them from outside. No lock, no allocation, no reference
+// austin read them from outside (another thread's, through
+// process_vm_readv, as they do). No lock, no allocation, no reference
 // count touched. Not in a Python process (no libpython), or a thread Python
 // never saw: nothing found, at the cost of one flag (or one thread-local
 // read).
@@ -30,14 +31,28 @@ struct PythonSite {
   std::string_view called;
 };
 
+/// Room for the text of another thread's frame (python_site copies it
+/// there; a thread's own frames are read in place).
+struct PythonText {
+  char file[1024], function[256], called[256];
+};
+
 /// Finds the interpreter, if this process has one of a version whose layout
 /// is known (else python_site() finds nothing). Once, outside any callback.
 void prepare_python_frames();
 /// CPython's version as 0xMMmm (0x030c for 3.12), 0 when none or unknown.
 unsigned python_version();
 /// The calling thread's innermost frame of the program's own code; false
-/// when there is none (or the strings are not plain ASCII).
-bool python_site(PythonSite* out);
+/// when there is none (or the strings are not plain ASCII). A thread with
+/// no line of the program's own (PyTorch's autograd thread, a library's own
+/// worker) reads the frames of the last thread one was read on, as they are
+/// then (what the program was doing: the line that called
+/// `loss.backward()`), through copies into `room` that fail instead of
+/// faulting where that thread's frames change under the read; no room,
+/// nothing read.
+bool python_site(PythonSite* out, PythonText* room = nullptr);
+/// After fork(), in the child: the parent's other threads are gone.
+void forget_python_threads();
 /// Where the program's own Python code is never: the standard library, a
 /// package (site-packages, dist-packages), frozen modules.
 bool is_foreign_python_file(std::string_view file);
