@@ -11,6 +11,9 @@ framework_syncs.py. From the tool's JSON (docs/waits-report.md):
 Every wait in waits[] whose `code` is at a marked line of PROGRAM must have
 that line's class; marked lines of both classes must be among them, at
 least MIN_MARKED waits in all (a tool that named no line passes nothing).
+A line ending in `launches: on another thread` (PyTorch's `loss.backward()`:
+its kernels are launched on autograd's C++ thread) must be the launch line
+of some kernel in kernels[], when the JSON names its function at all.
 Prints one line per failed check and a SUMMARY line; exits 0 if all
 passed, 1 if one failed, 2 on a usage error.
 """
@@ -20,7 +23,43 @@ import re
 import sys
 
 MARK = re.compile(r"#\s*waits:\s*(explicit|hidden)\b")
+LAUNCH_MARK = re.compile(r"#\s*launches:\s*on another thread\b")
+DEF = re.compile(r"^def\s+(\w+)\(")
 MIN_MARKED = 3
+
+
+def launch_lines(text):
+    """{line number: its function} of the lines whose kernels another
+    thread launches."""
+    out, function = {}, None
+    for n, line in enumerate(text.splitlines(), 1):
+        d = DEF.match(line)
+        if d:
+            function = d.group(1)
+        if LAUNCH_MARK.search(line):
+            out[n] = function
+    return out
+
+
+def check_launches(program_name, launches, j):
+    """The failed checks of the lines marked `launches: on another thread`
+    whose function the JSON names (a wait's or a kernel's line in it)."""
+    def at(code):
+        code = code or {}
+        if os.path.basename(code.get("file") or "") != program_name:
+            return None, None
+        return code.get("line"), code.get("function")
+    named = {at(w.get("code"))[1] for w in j.get("waits") or []}
+    launched = [at(k.get("launched_at")) for k in j.get("kernels") or []]
+    named |= {f for _, f in launched}
+    fails = []
+    for line, function in sorted(launches.items()):
+        if function not in named:
+            continue
+        if not any(l == line for l, _ in launched):
+            fails.append(f"no kernel launched at line {line} ({function}; "
+                         f"launch lines: {sorted({l for l, _ in launched if l})})")
+    return fails
 
 
 def marked_lines(text):
@@ -95,6 +134,28 @@ def self_test():
         if not any(words in f for f in fails):
             print(f"self-test: FAIL: {label}: not caught ({fails})")
             bad += 1
+    # A line whose kernels another thread launches.
+    prog = ("def f():\n"
+            "    loss.backward()  # launches: on another thread\n"
+            "def g():\n"
+            "    pass\n")
+    lines = launch_lines(prog)
+    if lines != {2: "f"}:
+        print(f"self-test: FAIL: launch lines {lines}")
+        bad += 1
+
+    def kernels(*at):
+        return {"kernels": [{"launched_at": {"file": "/x/p.py", "line": l,
+                                             "function": fn}}
+                            for l, fn in at]}
+    for label, j, want in [
+            ("launched there", kernels((1, "f"), (2, "f")), False),
+            ("not launched there", kernels((1, "f")), True),
+            ("another function's run", kernels((4, "g")), False)]:
+        fails = check_launches("p.py", lines, j)
+        if bool(fails) != want:
+            print(f"self-test: FAIL: {label}: {fails}")
+            bad += 1
     print(f"SUMMARY check_classes self-test {'FAIL' if bad else 'PASS'}")
     return 1 if bad else 0
 
@@ -108,7 +169,8 @@ def main(argv):
     program, json_path = argv[1], argv[2]
     try:
         with open(program) as f:
-            marks = marked_lines(f.read())
+            text = f.read()
+        marks = marked_lines(text)
         with open(json_path) as f:
             j = json.load(f)
     except (OSError, ValueError) as e:
@@ -116,6 +178,7 @@ def main(argv):
         print(f"SUMMARY classes {os.path.basename(program)} FAIL")
         return 1
     fails, seen = check(os.path.basename(program), marks, j)
+    fails += check_launches(os.path.basename(program), launch_lines(text), j)
     for f in fails:
         print("FAIL:", f)
     said = ", ".join(f"{l}: {'/'.join(sorted(set(c)))} x{len(c)}"

@@ -32,7 +32,7 @@ def with_torch(steps):
     for step in range(steps):
         opt.zero_grad()
         loss = torch.nn.functional.mse_loss(model(x), y)
-        loss.backward()
+        loss.backward()  # launches: on another thread
         opt.step()
         if step % 4 == 0:
             torch.cuda.synchronize()  # waits: explicit
