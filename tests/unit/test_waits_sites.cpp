@@ -908,6 +908,83 @@ TEST(WaitsSites, AKernelsIdleRowsAreAtItsLaunchLine) {
   }
 }
 
+// Host code that left the device idle is at the line it ran up to: the
+// launch after it, when it ran long (host_code_site_min_s); a short stretch
+// (a framework's own time between launches) takes no stack.
+namespace {
+int g_after_host_code_line = 0, g_soon_line = 0;
+__attribute__((noinline)) void program_launches_after_host_code(
+    WaitsSim& s, std::uint32_t corr) {
+  addscope::Impl::LaunchBegin l;
+  l.correlation = corr;
+  l.symbol = kSymbol;
+  g_after_host_code_line = __LINE__ + 1;
+  s.t->on_launch(l);
+  asm volatile("" ::: "memory");
+}
+__attribute__((noinline)) void program_launches_soon(WaitsSim& s,
+                                                     std::uint32_t corr) {
+  addscope::Impl::LaunchBegin l;
+  l.correlation = corr;
+  l.symbol = kSymbol;
+  g_soon_line = __LINE__ + 1;
+  s.t->on_launch(l);
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    // A copy in first: the thread's timeline begins (a host-to-device one).
+    s.block(SyncApi::Memcpy, 0.99, 0.995, -1, 4, 1);
+    s.at(1.0);
+    program_launches_cuda(s, 1);  // its first launch: a stack of its own
+    s.at(1.00008);
+    program_launches_soon(s, 2);  // 80 us of host code: none
+    s.at(1.2);
+    program_launches_after_host_code(s, 3);  // 0.2 s of host code
+    std::vector<addscope::Impl::DeviceKernelRecord> v;
+    v.push_back(ran(1, 7, 1.00001, 1.00005));
+    v.push_back(ran(2, 7, 1.00009, 1.1));  // host code 1.00005 - 1.00008
+    v.push_back(ran(3, 7, 1.2001, 1.3));   // host code 1.1 - 1.2
+    s.t->on_device_kernels(v);
+    s.at(1.4);
+    const addscope::WaitsSnapshot w = s.done();
+    std::vector<const addscope::IdleSiteStats*> rows;
+    for (const auto& r : w.idle.sites)
+      if (r.cause == addscope::IdleCause::HostCode) rows.push_back(&r);
+    if (!sites) {
+      ASSERT_EQ(rows.size(), 1u);
+      EXPECT_FALSE(rows[0]->code.known()) << site_text(rows[0]->code);
+      continue;
+    }
+    std::ostringstream dbg;
+    addscope::write_waits_report(dbg, w);
+    ASSERT_EQ(rows.size(), 2u) << dbg.str();
+    EXPECT_NEAR(rows[0]->idle_s, 0.1, 1e-6);
+    EXPECT_NEAR(rows[1]->idle_s, 0.00003, 1e-6);
+    EXPECT_FALSE(rows[1]->code.known()) << site_text(rows[1]->code);
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(rows[0]->code.line, g_after_host_code_line)
+        << site_text(rows[0]->code);
+    EXPECT_EQ(rows[0]->code.function, "program_launches_after_host_code");
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    EXPECT_NE(os.str().find("up to unit/test_waits_sites.cpp:" +
+                            std::to_string(g_after_host_code_line) +
+                            " (program_launches_after_host_code)"),
+              std::string::npos)
+        << os.str();
+#else
+    EXPECT_TRUE(rows[0]->code.known());
+#endif
+  }
+}
+
 // A synchronization the device did not sit idle for (another stream kept
 // it busy throughout) cost the device nothing, and the headline says so;
 // without the program's line it says nothing of it.

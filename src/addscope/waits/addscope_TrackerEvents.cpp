@@ -234,14 +234,21 @@ void SyncTracker::on_launch(const Impl::LaunchBegin& l) {
   // own launches take theirs at kernel_begin): where the program launched
   // it, named by the kernel's symbol.
   // The launches after the first cost one table look-up (no name read).
+  // After long host code (the program's own, outside Kokkos' calls): the
+  // line it ran up to.
   std::uint32_t named = 0;
-  if (p.opt.sites && l.symbol && *l.symbol && log->open_calls() == 0 &&
-      !log->symbol_seen(l.symbol)) {
-    const std::uint32_t slot = log->name(l.symbol);
-    if (log->first_use(slot)) {
-      capture_site(*log, t);
-      named = slot;
+  bool taken = false;
+  if (p.opt.sites && log->open_calls() == 0) {
+    if (l.symbol && *l.symbol && !log->symbol_seen(l.symbol)) {
+      const std::uint32_t slot = log->name(l.symbol);
+      if (log->first_use(slot)) {
+        capture_site(*log, t);
+        named = slot;
+        taken = true;
+      }
     }
+    if (!taken && t - log->last_committed_t() >= p.opt.host_code_site_min_s)
+      capture_site(*log, t);
   }
   if (EventRecord* r = log->reserve()) {
     r->kind = EventKind::Launch;

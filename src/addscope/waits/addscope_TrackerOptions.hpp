@@ -102,10 +102,15 @@ struct TrackerOptions {
   double device_flush_every_s = 0.02;
   /// Where in the program's own code (a stack captured on the program's
   /// thread, symbolized when a report is made): at the end of a call that
-  /// lasted at least `site_min_s` (a wait that long can be reported) and at
-  /// each kernel name's first launch on a thread. Off: no stack is taken.
+  /// lasted at least `site_min_s` (a wait that long can be reported), at
+  /// each kernel name's first launch on a thread, and at a launch outside
+  /// Kokkos' calls after at least `host_code_site_min_s` of the program's
+  /// own code on its thread (the line host code that idled the device ran
+  /// up to; longer than a framework's own time between launches, so that a
+  /// loop of launches takes none). Off: no stack is taken.
   bool sites = true;
   double site_min_s = 10e-6;
+  double host_code_site_min_s = 100e-6;
 };
 
 }  // namespace addscope

@@ -38,9 +38,9 @@ const std::vector<WaitsSetting>& waits_settings() {
        "CUDA_HOME, /usr/local/cuda*, the loader's path"},
       {"ADDSCOPE_WAITS_SITES", "--sites", "MODE", "on",
        "on: name each wait and launch at the program's own line of code (a "
-       "stack taken where a call lasted at least the threshold, and at each "
-       "kernel's first launch; -g gives file:line, else module+offset); off: "
-       "no stack is taken"},
+       "stack taken where a call lasted at least the threshold, at each "
+       "kernel's first launch, and at a launch after 100 us of host code; -g "
+       "gives file:line, else module+offset); off: no stack is taken"},
       {"ADDSCOPE_WAITS_VERBOSE", "-v", "", "0",
        "1: say on stderr how the tool came in and what CUPTI delivered"},
       {"ADDSCOPE_WAITS_COPY_RECORDS", nullptr, "0|1", "1",

@@ -109,7 +109,7 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       l.stream_known = r.flags & EventRecord::kStreamKnown;
       l.device = r.device;
       l.stream = r.stream;
-      rp.launch(th, r.t, l);
+      rp.launch(th, r.t, l, stack);
       break;
     }
     case EventKind::LaunchFailed:

@@ -46,6 +46,7 @@ bool DeviceRecords::resolve(Launches& launches, DeviceKernel& k,
     k.exec = f->exec;
     k.launch_s = f->launch_s;
     k.launch_end_s = f->launch_end_s;
+    k.launch_stack = f->stack;
     k.name = f->name;
   } else {
     // Launched before tracing began, or by a call we do not watch.

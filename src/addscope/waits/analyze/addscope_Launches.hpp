@@ -31,7 +31,8 @@ struct LaunchFacts {
   std::uint32_t thread = 0;
   ExecId exec;
   double launch_s = 0, launch_end_s = 0;
-  bool seen = false;  // a kernel record came for it
+  bool seen = false;        // a kernel record came for it
+  std::uint32_t stack = 0;  // a stack taken at the launch (0: none)
 };
 
 struct PendingCorr {

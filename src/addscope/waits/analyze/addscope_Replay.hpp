@@ -77,7 +77,10 @@ class Replay {
   /// An allocation or deallocation: context for what follows.
   void instant(std::uint32_t thread, CallKind kind, std::uint32_t label,
                std::uint32_t space, std::uint64_t bytes);
-  void launch(std::uint32_t thread, double t, const LaunchBegin& l);
+  /// `stack`: one taken at it (its kernel's first launch on the thread, or
+  /// the program's code before it ran long: 0 when none).
+  void launch(std::uint32_t thread, double t, const LaunchBegin& l,
+              std::uint32_t stack = 0);
   void launch_failed(std::uint32_t correlation);
   /// Kernel `name` (its raw name) was first launched at `stack` (a CUDA
   /// launch outside Kokkos; the first one kept).

@@ -131,12 +131,14 @@ void Replay::end_open(HostThread& t, Open& o, double now_s) {
   set_last_event(t, what, o.kind == CallKind::Launch);
 }
 
-void Replay::launch(std::uint32_t ti, double t, const LaunchBegin& l) {
+void Replay::launch(std::uint32_t ti, double t, const LaunchBegin& l,
+                    std::uint32_t stack) {
   last_launch_s_ = std::max(last_launch_s_, t);
   HostThread& th = threads_.get(ti);
   PendingCorr p;
   p.correlation = l.correlation;
   p.facts.thread = ti;
+  p.facts.stack = stack;
   p.facts.launch_s = p.facts.launch_end_s = t;
   Open* launch = nullptr;
   for (auto it = th.stack.rbegin(); it != th.stack.rend(); ++it) {
@@ -205,8 +207,8 @@ void Replay::slow_launch(std::uint32_t ti, double begin_s, double end_s,
 std::uint32_t Replay::describe_blocking(const BlockingBegin& b,
                                         std::uint32_t name) {
   // Copies and memsets by their bytes.
-  const bool copy = b.api == SyncApi::Memcpy ||
-                    b.api == SyncApi::MemcpyAsync || b.api == SyncApi::Memset;
+  const bool copy = b.api == SyncApi::Memcpy || b.api == SyncApi::MemcpyAsync ||
+                    b.api == SyncApi::Memset;
   const std::uint64_t a = std::uint64_t(b.api) |
                           (std::uint64_t(b.copy_kind & 0xff) << 8) |
                           (std::uint64_t(b.all_streams) << 16) |

@@ -40,6 +40,7 @@ void Replay::settle_impl(double host_s, double device_s, bool force) {
         a.name = names_.short_id(k.name);  // readable in every section
         a.thread = launch_known ? k.thread : kUnknownThread;
         a.launch_s = launch_known ? k.launch_s : -1;
+        a.launch_stack = launch_known ? k.launch_stack : 0;
         idle_.add_activity(a);
       });
   // 2. The moment before which nothing can change any more.

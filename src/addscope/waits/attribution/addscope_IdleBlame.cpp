@@ -67,6 +67,7 @@ void IdleBlame::add_activity(const DeviceActivity& a) {
   x.stream = a.stream;
   x.name = a.name;
   x.thread = a.thread;
+  x.launch_stack = a.launch_stack;
   x.kind = a.kind;
   acts_.push_back(x);
 }
@@ -366,6 +367,7 @@ void IdleBlame::close_gap(Dev& d, const Act& a, bool first_kernel,
   g.stream = a.stream;
   g.thread = a.thread;
   g.next = a.name;
+  g.next_stack = a.launch_stack;
   g.next_kind = a.kind;
   g.split = g.end;
   g.state_known = false;
@@ -490,8 +492,11 @@ void IdleBlame::charge_piece(const Gap& g, IdleCause c, Ns ns, const Acc* acc) {
     if (g.at.state == HostState::KokkosOwn) {
       k.site = g.at.site;
     } else {
+      // The program's code: between the calls around it, up to the line
+      // that launched the next work (where a stack was taken there).
       k.before = g.at.before;
       k.after = g.at.after;
+      k.stack = g.next_stack;
     }
   } else {
     k.site = g.next;

@@ -110,6 +110,9 @@ struct DeviceActivity {
   std::uint32_t name = 0;                 ///< name id (the Kokkos label, ...)
   std::uint32_t thread = kUnknownThread;  ///< host thread that launched it
   double launch_s = -1;  ///< begin of the call that launched it; < 0: unknown
+  /// A stack taken at its launch (the analyzer's id; 0: none): the program's
+  /// line that host code before it ran up to.
+  std::uint32_t launch_stack = 0;
 };
 
 /// One host thread doing one thing from begin_s to end_s.
@@ -159,9 +162,9 @@ struct IdleLimits {
   std::size_t devices = 64;
   std::size_t streams = 1024;
   std::size_t threads = 1024;
-  std::size_t sites = 4096;    ///< (cause, site, region, before, after) rows
-  std::size_t regions = 1024;  ///< region paths
-  std::size_t longest = 1000;  ///< gaps kept with details (the trace's)
+  std::size_t sites = 4096;     ///< (cause, site, region, before, after) rows
+  std::size_t regions = 1024;   ///< region paths
+  std::size_t longest = 1000;   ///< gaps kept with details (the trace's)
   std::size_t kernels = 65536;  ///< names per device followed for first runs
 };
 
@@ -212,7 +215,7 @@ class IdleBlame {
   struct Act {
     Ns start, end, launch;  // launch: kNoNs when unknown
     std::uint64_t seq;
-    std::uint32_t device, stream, name, thread;
+    std::uint32_t device, stream, name, thread, launch_stack;
     DeviceWork kind;
   };
   struct Iv {
@@ -234,6 +237,7 @@ class IdleBlame {
   struct Gap {
     Ns begin, end;
     std::uint32_t device, stream, thread, next;
+    std::uint32_t next_stack;  // the next work's launch stack (0: none)
     DeviceWork next_kind;
     std::uint8_t pieces;
     IdleCause cause[2];
@@ -250,7 +254,7 @@ class IdleBlame {
     std::uint64_t epoch = 0, activities = 0, gaps = 0;
     Ns cause_ns[kIdleCauses] = {};
     std::uint64_t cause_gaps[kIdleCauses] = {};
-    std::vector<Acc> acc;  // by thread index
+    std::vector<Acc> acc;                   // by thread index
     bool kernel_seen = false;               // start-up: its first kernel
     std::unordered_set<std::uint32_t> ran;  // names that ran on it
   };

@@ -125,8 +125,10 @@ struct IdleSiteStats {
   std::array<double, kHostStates + 1> state_s{};  ///< as IdleCauseStats
   /// Round trips of a call of the program's own (no Kokkos call around
   /// it): its stack (the analyzer's id, 0: none) and, once the report's
-  /// sites are resolved, the program's line it was called at. Rows named
-  /// by a kernel (idle_row_is_a_kernel): its first launch's line.
+  /// sites are resolved, the program's line it was called at. Host code:
+  /// the line it ran up to, a launch's whose stack was taken (the program's
+  /// code before it ran long). Rows named by a kernel
+  /// (idle_row_is_a_kernel): its first launch's line.
   std::uint32_t stack = 0;
   CodeSite code;
 };

@@ -38,12 +38,14 @@ struct DeviceKernel {
   std::uint32_t name = 0;  ///< name id (the Kokkos label, else the device's)
   std::uint32_t correlation = 0;  ///< the runtime's launch correlation id
   std::uint32_t device = 0;
-  std::uint32_t stream = 0;       ///< the device's stream id
-  std::uint32_t thread = 0;       ///< host thread that launched it
-  ExecId exec;                    ///< the Kokkos instance it was launched on
-  double launch_s = 0;            ///< the launch call began
-  double launch_end_s = 0;        ///< the launch returned to the program
-  double start_s = 0, end_s = 0;  ///< on the device
+  std::uint32_t stream = 0;        ///< the device's stream id
+  std::uint32_t thread = 0;        ///< host thread that launched it
+  ExecId exec;                     ///< the Kokkos instance it was launched on
+  double launch_s = 0;             ///< the launch call began
+  double launch_end_s = 0;         ///< the launch returned to the program
+  std::uint32_t launch_stack = 0;  ///< the analyzer's stack id taken at its
+                                   ///< launch (0: none)
+  double start_s = 0, end_s = 0;   ///< on the device
   LaunchShape shape;
   // Filled by attribution:
   double waited_s = 0;   ///< host time spent waiting for it

@@ -95,8 +95,8 @@ std::string anatomy(const std::array<double, kHostStates + 1>& st) {
 // kernel's (`sep` before it); "" without a line.
 std::string line_words(const IdleSiteStats& r, const char* sep) {
   if (!r.code.known()) return std::string();
-  return sep + std::string(idle_row_is_a_kernel(r.cause) ? "launched at "
-                                                         : "at ") +
+  return sep +
+         std::string(idle_row_is_a_kernel(r.cause) ? "launched at " : "at ") +
          site_text(r.code);
 }
 
@@ -186,11 +186,15 @@ std::string idle_site_words(const IdleSiteStats& r) {
                           : "the first run of " + r.site + at;
   if (r.cause != IdleCause::HostCode) return r.site + at;
   if (!r.site.empty()) return "in " + r.site + "'s own work";
+  // The program's code, up to the line whose launch ended it when known.
+  std::string line = site_text(r.code);
+  if (!r.code.text.empty()) line += " `" + r.code.text + "`";
+  const std::string upto = r.code.known() ? ", up to " + line : std::string();
   if (!r.before.empty() && !r.after.empty())
-    return "between " + r.before + " and " + r.after;
-  if (!r.before.empty()) return "after " + r.before;
-  if (!r.after.empty()) return "before " + r.after;
-  return "between Kokkos calls";
+    return "between " + r.before + " and " + r.after + upto;
+  if (!r.before.empty()) return "after " + r.before + upto;
+  if (!r.after.empty()) return "before " + r.after + upto;
+  return r.code.known() ? "up to " + line : std::string("between Kokkos calls");
 }
 
 std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
@@ -216,8 +220,7 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
       break;
     case IdleCause::LaunchLatency:
       subject = format_count(t.gaps, "launch", "launches") +
-                (t.other ? std::string(" of other kernels")
-                         : " of " + named) +
+                (t.other ? std::string(" of other kernels") : " of " + named) +
                 " still in progress";
       break;
     case IdleCause::HostCode:
@@ -228,20 +231,18 @@ std::string idle_what_if_line(const IdleWhatIf& w, const IdleSummary& s) {
       break;
     case IdleCause::Submitted:
       subject = format_count(t.gaps, "start", "starts") +
-                (t.other ? std::string(" of other work")
-                         : " of " + named) +
+                (t.other ? std::string(" of other work") : " of " + named) +
                 " after it was submitted";
       break;
     case IdleCause::Unknown:
       subject =
           format_count(t.gaps, "gap", "gaps") +
-          (t.other ? std::string(" before other work")
-                   : " before " + named) +
+          (t.other ? std::string(" before other work") : " before " + named) +
           " with the launching thread's state unknown";
       break;
     case IdleCause::StartUp:  // no what-if is made for it (paid once)
-      subject = format_count(t.gaps, "gap", "gaps") + " before " +
-                idle_site_words(t);
+      subject =
+          format_count(t.gaps, "gap", "gaps") + " before " + idle_site_words(t);
       break;
   }
   // The region is named once: in the share when it is one of the region's

@@ -14,8 +14,10 @@ namespace {
 // another. Rows without a line stay as they are. True if any merged.
 template <class Row, class Key, class Merge>
 bool merge_at_lines(std::vector<Row>& rows, Key key, Merge merge) {
-  std::map<std::tuple<int, std::string, std::string, std::string>, std::size_t>
-      seen;
+  if (rows.empty()) return false;
+  using K = decltype(std::tuple_cat(key(rows.front()),
+                                    std::make_tuple(std::string())));
+  std::map<K, std::size_t> seen;
   std::vector<Row> out;
   out.reserve(rows.size());
   for (Row& r : rows) {
@@ -68,14 +70,16 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
           dot == std::string::npos ? k.name : k.name.substr(dot + 1));
     }
   }
-  // The idle rows of round trips in calls of the program's own: at their
-  // lines, one row per (cause, call, region) and line; the what-ifs read
-  // the merged rows.
+  // The idle rows of round trips in calls of the program's own, and of the
+  // program's code up to a launch whose stack was taken: at their lines,
+  // one row per (cause, call, region, calls around) and line; the what-ifs
+  // read the merged rows.
   for (IdleSiteStats& r : w.idle.sites) r.code = code(r.stack);
   if (merge_at_lines(
           w.idle.sites,
           [](const IdleSiteStats& x) {
-            return std::make_tuple(int(x.cause), x.site, x.region);
+            return std::make_tuple(int(x.cause), x.site, x.region, x.before,
+                                   x.after);
           },
           merge_idle_site))
     sort_idle_sites(w.idle.sites);
