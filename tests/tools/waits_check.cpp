@@ -762,6 +762,16 @@ int main(int argc, char** argv) {
             launch_seen || contains(sl.launched_at, "slow_read.cpp:20 (main)");
         read_seen = read_seen || contains(sl.code, "slow_read.cpp:27 (main)");
       }
+      // The idle rows too: the read's round trip at its deep_copy line.
+      bool idle_seen = false;
+      const json idle = j.value("idle", json::object());
+      if (idle.is_object() && idle.contains("sites"))
+        for (const auto& r : idle["sites"])
+          idle_seen =
+              idle_seen || (r.value("cause", "") == "sync_round_trip" &&
+                            r.contains("code") && r["code"].is_object() &&
+                            r["code"].value("line", 0) == 27);
+      check(idle_seen, "idle: no round-trip row at slow_read.cpp:27");
       check(launch_seen, "trace: no slice launched_at slow_read.cpp:20 (main)");
       check(read_seen, "trace: no slice with code slow_read.cpp:27 (main)");
     }

@@ -908,6 +908,64 @@ TEST(WaitsSites, AKernelsIdleRowsAreAtItsLaunchLine) {
   }
 }
 
+// A Kokkos call's round trips are at its line too (its label first): the
+// blocked time inside it waits for the call's end, where its stack is taken
+// (a deep_copy's: its fence, then its copy).
+namespace {
+int g_kokkos_fence_line = 0;
+__attribute__((noinline)) void program_fences_then_goes_on(WaitsSim& s) {
+  s.at(1.00002);
+  const std::uint64_t f = s.t->call_begin(CallKind::Fence, "Kokkos::fence: G");
+  s.block(SyncApi::DeviceSynchronize, 1.00003, 1.0502);
+  s.block(SyncApi::Memcpy, 1.05022, 1.05025, -1, 4, 2);
+  s.at(1.0503);
+  g_kokkos_fence_line = __LINE__ + 1;
+  s.t->call_end(f);
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, AKokkosCallsRoundTripIsAtItsLine) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    const WaitsSim::Launched l = program_launches(s);
+    s.ran(l, 7, 1.00001, 1.05);
+    program_fences_then_goes_on(s);
+    s.next_corr = 2;
+    const WaitsSim::Launched l2 = s.launch("user::k", 1.06, 1.06001);
+    s.ran(l2, 7, 1.0601, 1.07);
+    s.at(1.1);
+    const addscope::WaitsSnapshot w = s.done();
+    std::vector<const addscope::IdleSiteStats*> rows;
+    for (const auto& r : w.idle.sites)
+      if (r.cause == addscope::IdleCause::SyncRoundTrip) rows.push_back(&r);
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    ASSERT_EQ(rows.size(), 1u) << os.str();
+    EXPECT_EQ(rows[0]->site, "Kokkos::fence: G");
+    EXPECT_NEAR(rows[0]->idle_s, 0.0101, 1e-6) << os.str();
+    if (!sites) {
+      EXPECT_FALSE(rows[0]->code.known()) << site_text(rows[0]->code);
+      continue;
+    }
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(rows[0]->code.line, g_kokkos_fence_line)
+        << site_text(rows[0]->code);
+    EXPECT_EQ(rows[0]->code.function, "program_fences_then_goes_on");
+    EXPECT_NE(os.str().find("Kokkos::fence: G  at unit/test_waits_sites.cpp:" +
+                            std::to_string(g_kokkos_fence_line) +
+                            " (program_fences_then_goes_on)"),
+              std::string::npos)
+        << os.str();
+#else
+    EXPECT_TRUE(rows[0]->code.known());
+#endif
+  }
+}
+
 // Host code that left the device idle is at the line it ran up to: the
 // launch after it, when it ran long (host_code_site_min_s); a short stretch
 // (a framework's own time between launches) takes no stack.

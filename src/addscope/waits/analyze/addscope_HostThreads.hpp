@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "addscope/waits/addscope_WaitsSnapshot.hpp"
+#include "addscope/waits/attribution/addscope_IdleBlame.hpp"
 #include "addscope/waits/model/addscope_IdleSummary.hpp"
 #include "addscope/waits/model/addscope_WaitRecords.hpp"
 
@@ -104,6 +105,11 @@ struct HostThread {
   std::uint32_t idle_site = 0, idle_region = 0, idle_before = 0;
   std::uint32_t idle_stack = 0;  // a blocking call of its own: its stack
   std::uint32_t last_outer_site = 0;
+  // A Kokkos call's blocked time, held until the call ends (its stack is
+  // taken then: the round trip's line), with the intervals after it in
+  // order (a deep_copy's fence, its own work, its copy). At most kHeld.
+  static constexpr std::size_t kHeld = 8;
+  std::vector<HostInterval> held;
 
   /// The outermost / innermost open call that is not a region (or null).
   Open* outermost_call() {

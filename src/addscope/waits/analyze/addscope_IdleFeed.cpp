@@ -19,7 +19,8 @@ IdleFeed::Now IdleFeed::state_of(HostThread& t) {
   return {HostState::KokkosOwn, outer->id, outer->site};
 }
 
-void IdleFeed::emit(HostThread& t, double end_s, std::uint32_t after) {
+void IdleFeed::emit(HostThread& t, double end_s, std::uint32_t after,
+                    bool may_hold) {
   if (!t.idle_open || !(end_s > t.idle_begin)) return;
   HostInterval h;
   h.thread = t.index;
@@ -34,7 +35,38 @@ void IdleFeed::emit(HostThread& t, double end_s, std::uint32_t after) {
     h.before = t.idle_before;
     h.after = after;
   }
+  // Blocked inside a Kokkos call that is still open: held until the call
+  // ends, when its stack (its line) is known, with what follows it on the
+  // thread (in order); a cut at the watermark, or too many held, lets them
+  // go without.
+  const Open* outer = t.outermost_call();
+  const bool hold = may_hold && h.state == HostState::Blocked && outer &&
+                    outer->id == h.call && h.stack == 0;
+  if (!t.held.empty() || hold) {
+    if (!may_hold || t.held.size() >= HostThread::kHeld) release(t);
+    if (may_hold) {
+      t.held.push_back(h);
+      return;
+    }
+  }
   blame_.add_host_interval(h);
+}
+
+void IdleFeed::release(HostThread& t) {
+  for (const HostInterval& h : t.held) blame_.add_host_interval(h);
+  t.held.clear();
+}
+
+void IdleFeed::call_ended(HostThread& t, std::uint64_t call,
+                          std::uint32_t stack) {
+  if (!on) return;
+  bool mine = false;
+  for (HostInterval& h : t.held)
+    if (h.call == call && h.state == HostState::Blocked && h.stack == 0) {
+      h.stack = stack;
+      mine = true;
+    }
+  if (mine) release(t);
 }
 
 void IdleFeed::update(HostThread& t, double now_s, std::uint32_t blocked_site,
@@ -66,16 +98,18 @@ void IdleFeed::update(HostThread& t, double now_s, std::uint32_t blocked_site,
 void IdleFeed::close(HostThread& t, double now_s) {
   if (!on) return;
   emit(t, now_s, 0);
+  release(t);
   t.idle_open = false;
 }
 
 void IdleFeed::advance(HostThreads& threads, double w) {
   if (!on) return;
   threads.for_each([&](HostThread& t) {
+    release(t);
     if (t.idle_open && w > t.idle_begin) {
       // The same interval, in two pieces: [begin, w) now, [w, ...) later.
       const std::uint32_t before = t.idle_before;
-      emit(t, w, 0);
+      emit(t, w, 0, false);  // before the watermark: nothing held
       t.idle_begin = w;
       t.idle_before = before;
     }

@@ -31,6 +31,9 @@ class IdleFeed {
               std::uint32_t blocked_stack = 0);
   /// The thread exits: its open interval ends.
   void close(HostThread& t, double now_s);
+  /// Call `call` on `t` ended, at `stack` (0: none taken): the blocked time
+  /// inside it held back goes to the blame, at that stack. Before update().
+  void call_ended(HostThread& t, std::uint64_t call, std::uint32_t stack);
   /// Cuts every open interval at `w` (a quiet thread never holds the blame
   /// back) and lets the blame charge what lies before `w`.
   void advance(HostThreads& threads, double w);
@@ -42,7 +45,12 @@ class IdleFeed {
     std::uint32_t site;
   };
   static Now state_of(HostThread& t);
-  void emit(HostThread& t, double end_s, std::uint32_t after);
+  /// The interval open on `t` ends at `end_s` (`after`: the call after
+  /// it); `may_hold`: a Kokkos call's blocked time may wait for its line.
+  void emit(HostThread& t, double end_s, std::uint32_t after,
+            bool may_hold = true);
+  /// The blocked interval held back on `t`, if any, to the blame.
+  void release(HostThread& t);
   IdleBlame& blame_;
 };
 

@@ -189,6 +189,7 @@ void Replay::call_end(std::uint32_t thread, double t, std::uint64_t id,
   Open o = std::move(*it);
   if (stack != 0) o.stack = stack;
   th.stack.erase(std::next(it).base());
+  feed_.call_ended(th, o.id, o.stack);  // before end_open takes what it holds
   end_open(th, o, t);
   feed_.update(th, t);
   last_t_ = t;
@@ -206,6 +207,7 @@ void Replay::call_end_innermost(std::uint32_t thread, double t, CallKind kind,
   Open o = std::move(*it);
   if (stack != 0) o.stack = stack;
   th.stack.erase(std::next(it).base());
+  feed_.call_ended(th, o.id, o.stack);  // before end_open takes what it holds
   end_open(th, o, t);
   feed_.update(th, t);
   last_t_ = t;
