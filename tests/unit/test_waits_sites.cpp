@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -1026,7 +1027,16 @@ TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
     EXPECT_NEAR(rows[0]->idle_s, 0.1, 1e-6);
     EXPECT_NEAR(rows[1]->idle_s, 0.00003, 1e-6);
     EXPECT_FALSE(rows[1]->code.known()) << site_text(rows[1]->code);
+    // The launch latency after each: at the launch that ended the gap where
+    // its stack was taken, else at the kernel's first launch.
+    std::vector<const addscope::IdleSiteStats*> latency;
+    for (const auto& r : w.idle.sites)
+      if (r.cause == addscope::IdleCause::LaunchLatency) latency.push_back(&r);
+    ASSERT_EQ(latency.size(), 2u) << dbg.str();
 #ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ((std::set<int>{latency[0]->code.line, latency[1]->code.line}),
+              (std::set<int>{g_cuda_launch_line, g_after_host_code_line}))
+        << dbg.str();
     EXPECT_EQ(rows[0]->code.line, g_after_host_code_line)
         << site_text(rows[0]->code);
     EXPECT_EQ(rows[0]->code.function, "program_launches_after_host_code");

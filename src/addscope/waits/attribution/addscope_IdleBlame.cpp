@@ -499,7 +499,10 @@ void IdleBlame::charge_piece(const Gap& g, IdleCause c, Ns ns, const Acc* acc) {
       k.stack = g.next_stack;
     }
   } else {
+    // Named by the next work, at the line that launched it where a stack
+    // was taken there (the report falls back to its first launch's).
     k.site = g.next;
+    k.stack = g.next_stack;
   }
   SiteAgg& s = site(k);
   CauseAgg& ca = causes_[idx(c)];

@@ -128,7 +128,8 @@ struct IdleSiteStats {
   /// sites are resolved, the program's line it was called at. Host code:
   /// the line it ran up to, a launch's whose stack was taken (the program's
   /// code before it ran long). Rows named by a kernel
-  /// (idle_row_is_a_kernel): its first launch's line.
+  /// (idle_row_is_a_kernel): the line that launched the work ending the gap
+  /// where a stack was taken there, else the kernel's first launch's.
   std::uint32_t stack = 0;
   CodeSite code;
 };

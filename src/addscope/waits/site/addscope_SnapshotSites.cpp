@@ -70,11 +70,21 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
           dot == std::string::npos ? k.name : k.name.substr(dot + 1));
     }
   }
-  // The idle rows of round trips in calls of the program's own, and of the
-  // program's code up to a launch whose stack was taken: at their lines,
-  // one row per (cause, call, region, calls around) and line; the what-ifs
-  // read the merged rows.
-  for (IdleSiteStats& r : w.idle.sites) r.code = code(r.stack);
+  // The idle rows at their lines: round trips in calls of the program's
+  // own and in Kokkos calls, the program's code up to a launch, and rows
+  // named by a kernel at the launch of the work that ended the gap where a
+  // stack was taken there, else at the kernel's first launch (the kernels
+  // table's `launched at`). Then one row per (cause, call, region, calls
+  // around) and line; the what-ifs read the merged rows.
+  std::map<std::string, const CodeSite*> launched;
+  for (const KernelStats& k : w.kernels)
+    if (k.launched_at.known()) launched.emplace(k.name, &k.launched_at);
+  for (IdleSiteStats& r : w.idle.sites) {
+    r.code = code(r.stack);
+    if (r.other || r.code.known() || !idle_row_is_a_kernel(r.cause)) continue;
+    const auto it = launched.find(r.site);
+    if (it != launched.end()) r.code = *it->second;
+  }
   if (merge_at_lines(
           w.idle.sites,
           [](const IdleSiteStats& x) {
@@ -83,17 +93,6 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
           },
           merge_idle_site))
     sort_idle_sites(w.idle.sites);
-  // Rows named by a kernel: at its first launch's line (the kernels table's
-  // `launched at`).
-  std::map<std::string, const CodeSite*> launched;
-  for (const KernelStats& k : w.kernels)
-    if (k.launched_at.known()) launched.emplace(k.name, &k.launched_at);
-  for (IdleSiteStats& r : w.idle.sites) {
-    if (r.other || r.code.known() || !idle_row_is_a_kernel(r.cause)) continue;
-    const auto it = launched.find(r.site);
-    if (it == launched.end()) continue;
-    r.code = *it->second;
-  }
   fill_idle_what_if(w.idle);
 }
 
