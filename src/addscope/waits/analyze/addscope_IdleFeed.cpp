@@ -1,5 +1,7 @@
 #include "addscope/waits/analyze/addscope_IdleFeed.hpp"
 
+#include <algorithm>
+
 namespace addscope {
 namespace Impl {
 
@@ -37,17 +39,15 @@ void IdleFeed::emit(HostThread& t, double end_s, std::uint32_t after,
   }
   // Blocked inside a Kokkos call that is still open: held until the call
   // ends, when its stack (its line) is known, with what follows it on the
-  // thread (in order); a cut at the watermark, or too many held, lets them
-  // go without.
+  // thread (in order); too many held, or held too long (advance), go
+  // without.
   const Open* outer = t.outermost_call();
   const bool hold = may_hold && h.state == HostState::Blocked && outer &&
                     outer->id == h.call && h.stack == 0;
-  if (!t.held.empty() || hold) {
-    if (!may_hold || t.held.size() >= HostThread::kHeld) release(t);
-    if (may_hold) {
-      t.held.push_back(h);
-      return;
-    }
+  if (t.held.size() >= HostThread::kHeld) release(t);
+  if (hold || !t.held.empty()) {
+    t.held.push_back(h);
+    return;
   }
   blame_.add_host_interval(h);
 }
@@ -102,19 +102,29 @@ void IdleFeed::close(HostThread& t, double now_s) {
   t.idle_open = false;
 }
 
-void IdleFeed::advance(HostThreads& threads, double w) {
+void IdleFeed::advance(HostThreads& threads, double w, bool final) {
   if (!on) return;
+  // The blame waits for what is held (briefly: a Kokkos call ends us after
+  // its last blocking call), never more than kHoldBack_s behind, nor at the
+  // end.
+  double wb = w;
   threads.for_each([&](HostThread& t) {
-    release(t);
+    if (!t.held.empty()) {
+      if (final || w - t.held.front().begin_s > kHoldBack_s)
+        release(t);
+      else
+        wb = std::min(wb, t.held.front().begin_s);
+    }
     if (t.idle_open && w > t.idle_begin) {
       // The same interval, in two pieces: [begin, w) now, [w, ...) later.
       const std::uint32_t before = t.idle_before;
-      emit(t, w, 0, false);  // before the watermark: nothing held
+      emit(t, w, 0, false);  // after what is held, if anything is
       t.idle_begin = w;
       t.idle_before = before;
     }
+    if (final) release(t);
   });
-  blame_.advance(w);
+  blame_.advance(wb);
 }
 
 }  // namespace Impl

@@ -35,8 +35,10 @@ class IdleFeed {
   /// inside it held back goes to the blame, at that stack. Before update().
   void call_ended(HostThread& t, std::uint64_t call, std::uint32_t stack);
   /// Cuts every open interval at `w` (a quiet thread never holds the blame
-  /// back) and lets the blame charge what lies before `w`.
-  void advance(HostThreads& threads, double w);
+  /// back) and lets the blame charge what lies before `w` — or before what
+  /// is held for its line, at most kHoldBack_s less. `final`: the run's
+  /// end, everything held goes.
+  void advance(HostThreads& threads, double w, bool final = false);
 
  private:
   struct Now {
@@ -46,11 +48,14 @@ class IdleFeed {
   };
   static Now state_of(HostThread& t);
   /// The interval open on `t` ends at `end_s` (`after`: the call after
-  /// it); `may_hold`: a Kokkos call's blocked time may wait for its line.
+  /// it); `may_hold`: a Kokkos call's blocked time may wait for its line
+  /// (a cut at the watermark goes behind what is held, never starts it).
   void emit(HostThread& t, double end_s, std::uint32_t after,
             bool may_hold = true);
   /// The blocked interval held back on `t`, if any, to the blame.
   void release(HostThread& t);
+  /// How far the blame may stay behind the watermark for intervals held.
+  static constexpr double kHoldBack_s = 0.1;
   IdleBlame& blame_;
 };
 

@@ -115,7 +115,7 @@ void Replay::settle_impl(double host_s, double device_s, bool force) {
         idle_.add_activity(a);
       });
   if (final) {
-    feed_.advance(threads_, last_t_);
+    feed_.advance(threads_, last_t_, true);
     idle_.set_run_bounds(0, last_t_);
     idle_.finish();
   } else {
