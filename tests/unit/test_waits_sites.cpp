@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -909,6 +910,21 @@ TEST(WaitsSites, AKernelsIdleRowsAreAtItsLaunchLine) {
   }
 }
 
+namespace {
+// The args of a trace's slices named `name` (a prefix), in order.
+std::vector<nlohmann::json> trace_args(const std::string& path,
+                                       const std::string& name) {
+  std::ifstream in(path);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::vector<nlohmann::json> out;
+  for (const auto& e : j)
+    if (e.value("ph", "") == "X" && e.value("name", "").rfind(name, 0) == 0 &&
+        e.contains("args"))
+      out.push_back(e["args"]);
+  return out;
+}
+}  // namespace
+
 // A Kokkos call's round trips are at its line too (its label first): the
 // blocked time inside it waits for the call's end, where its stack is taken
 // (a deep_copy's: its fence, then its copy).
@@ -933,6 +949,9 @@ TEST(WaitsSites, AKokkosCallsRoundTripIsAtItsLine) {
     o.device_records_by_hand = true;
     o.sites = sites;
     WaitsSim s(o);
+    const std::string path = ::testing::TempDir() + "round_trip_trace_" +
+                             std::to_string(::getpid()) + ".json";
+    ASSERT_TRUE(s.t->open_trace(path));
     const WaitsSim::Launched l = program_launches(s);
     s.ran(l, 7, 1.00001, 1.05);
     program_fences_then_goes_on(s);
@@ -941,6 +960,10 @@ TEST(WaitsSites, AKokkosCallsRoundTripIsAtItsLine) {
     s.ran(l2, 7, 1.0601, 1.07);
     s.at(1.1);
     const addscope::WaitsSnapshot w = s.done();
+    std::string code;  // the trace's round-trip slices
+    for (const auto& a : trace_args(path, "idle: synchronization round trip"))
+      code += a["code"].is_string() ? a["code"].get<std::string>() : "null";
+    std::remove(path.c_str());
     std::vector<const addscope::IdleSiteStats*> rows;
     for (const auto& r : w.idle.sites)
       if (r.cause == addscope::IdleCause::SyncRoundTrip) rows.push_back(&r);
@@ -952,9 +975,15 @@ TEST(WaitsSites, AKokkosCallsRoundTripIsAtItsLine) {
     EXPECT_EQ(w.idle.dropped.overlapping_intervals, 0u) << os.str();
     if (!sites) {
       EXPECT_FALSE(rows[0]->code.known()) << site_text(rows[0]->code);
+      EXPECT_EQ(code, "null");
       continue;
     }
 #ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_NE(code.find("test_waits_sites.cpp:" +
+                        std::to_string(g_kokkos_fence_line) +
+                        " (program_fences_then_goes_on)"),
+              std::string::npos)
+        << code;
     EXPECT_EQ(rows[0]->code.line, g_kokkos_fence_line)
         << site_text(rows[0]->code);
     EXPECT_EQ(rows[0]->code.function, "program_fences_then_goes_on");
@@ -1037,6 +1066,9 @@ TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
     o.device_records_by_hand = true;
     o.sites = sites;
     WaitsSim s(o);
+    const std::string path = ::testing::TempDir() + "host_code_trace_" +
+                             std::to_string(::getpid()) + ".json";
+    ASSERT_TRUE(s.t->open_trace(path));
     // A copy in first: the thread's timeline begins (a host-to-device one).
     s.block(SyncApi::Memcpy, 0.99, 0.995, -1, 4, 1);
     s.at(1.0);
@@ -1052,10 +1084,19 @@ TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
     s.t->on_device_kernels(v);
     s.at(1.4);
     const addscope::WaitsSnapshot w = s.done();
+    // The trace's idle slices of host code and its host slice: the long
+    // stretch up to its line (the short one: null).
+    std::string code, up_to;
+    for (const auto& a : trace_args(path, "idle: host code"))
+      if (a["code"].is_string()) code += a["code"].get<std::string>() + ";";
+    for (const auto& a : trace_args(path, "host code (device idle)"))
+      if (a["up_to"].is_string()) up_to += a["up_to"].get<std::string>() + ";";
+    std::remove(path.c_str());
     std::vector<const addscope::IdleSiteStats*> rows;
     for (const auto& r : w.idle.sites)
       if (r.cause == addscope::IdleCause::HostCode) rows.push_back(&r);
     if (!sites) {
+      EXPECT_EQ(code + up_to, "");
       ASSERT_EQ(rows.size(), 1u);
       EXPECT_FALSE(rows[0]->code.known()) << site_text(rows[0]->code);
       continue;
@@ -1079,6 +1120,14 @@ TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
     EXPECT_EQ(rows[0]->code.line, g_after_host_code_line)
         << site_text(rows[0]->code);
     EXPECT_EQ(rows[0]->code.function, "program_launches_after_host_code");
+    const std::string at =
+        "test_waits_sites.cpp:" + std::to_string(g_after_host_code_line) +
+        " (program_launches_after_host_code);";
+    EXPECT_EQ(
+        code.size() > at.size() ? code.substr(code.size() - at.size()) : code,
+        at);
+    EXPECT_EQ(std::count(code.begin(), code.end(), ';'), 1) << code;
+    EXPECT_NE(up_to.find(at), std::string::npos) << up_to;
     std::ostringstream os;
     addscope::write_waits_report(os, w);
     EXPECT_NE(os.str().find("up to unit/test_waits_sites.cpp:" +

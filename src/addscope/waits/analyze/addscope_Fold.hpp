@@ -63,6 +63,9 @@ class Fold {
   /// frames symbolized as the trace is written). Unset: Python lines only.
   using LineOf = std::function<CodeSite(const std::vector<std::uint64_t>&)>;
   void set_line_of(LineOf f) { line_of_ = std::move(f); }
+  /// The line of stack `id` the trace names: line_of_'s, else the Python
+  /// line it ends in (a Python line needs no symbols).
+  CodeSite trace_line(std::uint32_t id) const;
 
  private:
   WaitClass classify(const LiveCall& c);
@@ -70,9 +73,6 @@ class Fold {
   SyncAsker asker(std::uint32_t id);
   void trace_kernel(const DeviceKernel& k, double overlap_s,
                     std::uint32_t launch_stack);
-  /// The line of stack `id` the trace names: line_of_'s, else the Python
-  /// line it ends in (a Python line needs no symbols).
-  CodeSite trace_line(std::uint32_t id) const;
 
   NameTable& names_;
   const StackTable& stacks_;

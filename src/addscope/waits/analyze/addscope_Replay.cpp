@@ -356,7 +356,11 @@ void Replay::set_trace(std::unique_ptr<TraceSink> t) {
   idle_.set_gap_listener([this](const IdleGapRecord& r) {
     TraceSink* tr = fold_.trace();
     if (!tr) return;
-    tr->idle(idle_interval(r, [this](std::uint32_t id) { return names_[id]; }));
+    IdleInterval iv =
+        idle_interval(r, [this](std::uint32_t id) { return names_[id]; });
+    iv.call_code = fold_.trace_line(r.stack);
+    iv.next_code = fold_.trace_line(r.next_stack);
+    tr->idle(iv);
   });
 }
 

@@ -567,6 +567,7 @@ IdleGapRecord IdleBlame::record(const Gap& g) const {
   }
   r.next_kind = g.next_kind;
   r.next = g.next;
+  r.next_stack = g.next_stack;
   r.state_known = g.state_known;
   if (g.state_known) {
     r.state = g.at.state;

@@ -149,6 +149,7 @@ struct IdleGapRecord {
   HostState state = HostState::Program;  ///< the thread's at begin_s
   std::uint64_t call = 0;
   std::uint32_t site = 0, region = 0, before = 0, after = 0, stack = 0;
+  std::uint32_t next_stack = 0;  ///< the next work's launch stack (0: none)
   double host_begin_s = 0, host_end_s = 0;  ///< the interval blamed
 };
 

@@ -167,6 +167,10 @@ struct IdleInterval {
   /// The host interval blamed (the thread's at begin_s), for the trace's
   /// flow; only when state_known.
   double host_begin_s = 0, host_end_s = 0;
+  /// The program's lines, where stacks were taken (the trace's): the
+  /// blocked call's (a round trip), and the launch of the work that ended
+  /// the gap (what host code ran up to).
+  CodeSite call_code, next_code;
 };
 
 /// A what-if per cause: the time the run would save if that cause took no

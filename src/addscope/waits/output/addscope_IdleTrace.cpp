@@ -9,6 +9,9 @@ namespace {
 nlohmann::json str_or_null(const std::string& s) {
   return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
 }
+nlohmann::json code_or_null(const CodeSite& c) {
+  return c.known() ? nlohmann::json(site_text(c, 0)) : nlohmann::json(nullptr);
+}
 bool host_blamed(IdleCause c) {
   return c == IdleCause::SyncRoundTrip || c == IdleCause::Communication ||
          c == IdleCause::LaunchLatency || c == IdleCause::HostCode;
@@ -32,7 +35,13 @@ std::size_t emit_idle_trace(const IdleInterval& g, IdleTraceSink& sink) {
         {"site", str_or_null(g.site)},
         {"region", str_or_null(g.region)},
         {"before", str_or_null(g.before)},
-        {"after", str_or_null(g.after)}};
+        {"after", str_or_null(g.after)},
+        // The round trip's call's line; any other piece's, the launch that
+        // ended the gap (what host code ran up to).
+        {"code", code_or_null(p.cause == IdleCause::SyncRoundTrip ||
+                                      p.cause == IdleCause::Communication
+                                  ? g.call_code
+                                  : g.next_code)}};
     sink.idle_slice(
         g.device, -1, std::string("idle: ") + idle_cause_words(p.cause),
         p.begin_s, p.end_s,
@@ -68,6 +77,7 @@ std::size_t emit_idle_trace(const IdleInterval& g, IdleTraceSink& sink) {
     nlohmann::json a = {
         {"before", str_or_null(g.before)},
         {"after", str_or_null(g.after)},
+        {"up_to", code_or_null(g.next_code)},
         {"region", str_or_null(g.region)},
         {"device_idle_us", (first.end_s - first.begin_s) * 1e6}};
     sink.host_slice(
