@@ -998,6 +998,61 @@ TEST(WaitsSites, AKokkosCallsRoundTripIsAtItsLine) {
   }
 }
 
+// A Kokkos call's own work (not blocked: its host side) that left the
+// device idle is at the call's line too.
+namespace {
+int g_own_work_line = 0;
+__attribute__((noinline)) void program_works_in_a_kokkos_call(WaitsSim& s) {
+  s.at(1.04);
+  const std::uint64_t c = s.t->call_begin(CallKind::Fence, "Kokkos::fence: H");
+  s.at(1.06);
+  g_own_work_line = __LINE__ + 1;
+  s.t->call_end(c);
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, AKokkosCallsOwnWorkIsAtItsLine) {
+  addscope::TrackerOptions o;
+  o.device_records_by_hand = true;
+  WaitsSim s(o);
+  const std::string path = ::testing::TempDir() + "own_work_trace_" +
+                           std::to_string(::getpid()) + ".json";
+  ASSERT_TRUE(s.t->open_trace(path));
+  const WaitsSim::Launched l = program_launches(s);
+  s.ran(l, 7, 1.00001, 1.05);
+  program_works_in_a_kokkos_call(s);
+  s.next_corr = 2;
+  const WaitsSim::Launched l2 = s.launch("user::k", 1.07, 1.07001);
+  s.ran(l2, 7, 1.0701, 1.08);
+  s.at(1.1);
+  const addscope::WaitsSnapshot w = s.done();
+  std::string code;
+  for (const auto& a : trace_args(path, "idle: host code"))
+    code += a["code"].is_string() ? a["code"].get<std::string>() : "null";
+  std::remove(path.c_str());
+  std::ostringstream os;
+  addscope::write_waits_report(os, w);
+  std::vector<const addscope::IdleSiteStats*> rows;
+  for (const auto& r : w.idle.sites)
+    if (r.cause == addscope::IdleCause::HostCode) rows.push_back(&r);
+  ASSERT_EQ(rows.size(), 1u) << os.str();
+  EXPECT_EQ(rows[0]->site, "Kokkos::fence: H") << os.str();
+  EXPECT_NEAR(rows[0]->idle_s, 0.02, 1e-6) << os.str();
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+  const std::string at =
+      "unit/test_waits_sites.cpp:" + std::to_string(g_own_work_line) +
+      " (program_works_in_a_kokkos_call)";
+  EXPECT_EQ(rows[0]->code.line, g_own_work_line) << site_text(rows[0]->code);
+  EXPECT_NE(os.str().find("in Kokkos::fence: H's own work at " + at),
+            std::string::npos)
+      << os.str();
+  EXPECT_NE(code.find(at), std::string::npos) << code;
+#else
+  EXPECT_TRUE(rows[0]->code.known());
+#endif
+}
+
 // What is held for a Kokkos call's line waits at most 0.1 s behind the
 // analyzer: a call that goes on long after its last blocking call (its own
 // work) lets its round trip go without a line, and nothing is lost.

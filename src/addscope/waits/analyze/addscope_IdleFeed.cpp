@@ -37,13 +37,15 @@ void IdleFeed::emit(HostThread& t, double end_s, std::uint32_t after,
     h.before = t.idle_before;
     h.after = after;
   }
-  // Blocked inside a Kokkos call that is still open: held until the call
-  // ends, when its stack (its line) is known, with what follows it on the
-  // thread (in order); too many held, or held too long (advance), go
-  // without.
+  // Inside a Kokkos call that is still open (blocked, or its own work):
+  // held until the call ends, when its stack (its line) is known, with what
+  // follows it on the thread (in order); too many held, or held too long
+  // (advance), go without.
   const Open* outer = t.outermost_call();
-  const bool hold = may_hold && h.state == HostState::Blocked && outer &&
-                    outer->id == h.call && h.stack == 0;
+  const bool hold =
+      may_hold &&
+      (h.state == HostState::Blocked || h.state == HostState::KokkosOwn) &&
+      outer && outer->id == h.call && h.stack == 0;
   if (t.held.size() >= HostThread::kHeld) release(t);
   if (hold || !t.held.empty()) {
     t.held.push_back(h);
@@ -60,9 +62,15 @@ void IdleFeed::release(HostThread& t) {
 void IdleFeed::call_ended(HostThread& t, std::uint64_t call,
                           std::uint32_t stack) {
   if (!on) return;
+  // The interval open now, if it is the call's, ends with it (update()).
+  if (t.idle_open && t.idle_call == call && t.idle_stack == 0 &&
+      (t.idle_state == HostState::Blocked ||
+       t.idle_state == HostState::KokkosOwn))
+    t.idle_stack = stack;
   bool mine = false;
   for (HostInterval& h : t.held)
-    if (h.call == call && h.state == HostState::Blocked && h.stack == 0) {
+    if (h.call == call && h.stack == 0 &&
+        (h.state == HostState::Blocked || h.state == HostState::KokkosOwn)) {
       h.stack = stack;
       mine = true;
     }

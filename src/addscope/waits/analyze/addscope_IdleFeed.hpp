@@ -31,7 +31,7 @@ class IdleFeed {
               std::uint32_t blocked_stack = 0);
   /// The thread exits: its open interval ends.
   void close(HostThread& t, double now_s);
-  /// Call `call` on `t` ended, at `stack` (0: none taken): the blocked time
+  /// Call `call` on `t` ended, at `stack` (0: none taken): the time
   /// inside it held back goes to the blame, at that stack. Before update().
   void call_ended(HostThread& t, std::uint64_t call, std::uint32_t stack);
   /// Cuts every open interval at `w` (a quiet thread never holds the blame
@@ -48,7 +48,7 @@ class IdleFeed {
   };
   static Now state_of(HostThread& t);
   /// The interval open on `t` ends at `end_s` (`after`: the call after
-  /// it); `may_hold`: a Kokkos call's blocked time may wait for its line
+  /// it); `may_hold`: a Kokkos call's time may wait for its line
   /// (a cut at the watermark goes behind what is held, never starts it).
   void emit(HostThread& t, double end_s, std::uint32_t after,
             bool may_hold = true);

@@ -491,6 +491,7 @@ void IdleBlame::charge_piece(const Gap& g, IdleCause c, Ns ns, const Acc* acc) {
   } else if (c == IdleCause::HostCode) {
     if (g.at.state == HostState::KokkosOwn) {
       k.site = g.at.site;
+      k.stack = g.at.stack;  // the Kokkos call's line, where one was taken
     } else {
       // The program's code: between the calls around it, up to the line
       // that launched the next work (where a stack was taken there).

@@ -168,8 +168,9 @@ struct IdleInterval {
   /// flow; only when state_known.
   double host_begin_s = 0, host_end_s = 0;
   /// The program's lines, where stacks were taken (the trace's): the
-  /// blocked call's (a round trip), and the launch of the work that ended
-  /// the gap (what host code ran up to).
+  /// blamed call's (a round trip, an MPI call, a Kokkos call's own work),
+  /// and the launch of the work that ended the gap (what the program's code
+  /// ran up to).
   CodeSite call_code, next_code;
 };
 

@@ -185,7 +185,7 @@ std::string idle_site_words(const IdleSiteStats& r) {
     return r.site.empty() ? std::string("a kernel's first run")
                           : "the first run of " + r.site + at;
   if (r.cause != IdleCause::HostCode) return r.site + at;
-  if (!r.site.empty()) return "in " + r.site + "'s own work";
+  if (!r.site.empty()) return "in " + r.site + "'s own work" + at;
   // The program's code, up to the line whose launch ended it when known.
   std::string line = site_text(r.code);
   if (!r.code.text.empty()) line += " `" + r.code.text + "`";

@@ -12,6 +12,12 @@ nlohmann::json str_or_null(const std::string& s) {
 nlohmann::json code_or_null(const CodeSite& c) {
   return c.known() ? nlohmann::json(site_text(c, 0)) : nlohmann::json(nullptr);
 }
+// A piece charged to the call the thread was in (its line: call_code).
+bool on_the_call(IdleCause c, const IdleInterval& g) {
+  return c == IdleCause::SyncRoundTrip || c == IdleCause::Communication ||
+         (c == IdleCause::HostCode && g.state_known &&
+          g.state == HostState::KokkosOwn);
+}
 bool host_blamed(IdleCause c) {
   return c == IdleCause::SyncRoundTrip || c == IdleCause::Communication ||
          c == IdleCause::LaunchLatency || c == IdleCause::HostCode;
@@ -36,12 +42,11 @@ std::size_t emit_idle_trace(const IdleInterval& g, IdleTraceSink& sink) {
         {"region", str_or_null(g.region)},
         {"before", str_or_null(g.before)},
         {"after", str_or_null(g.after)},
-        // The round trip's call's line; any other piece's, the launch that
-        // ended the gap (what host code ran up to).
-        {"code", code_or_null(p.cause == IdleCause::SyncRoundTrip ||
-                                      p.cause == IdleCause::Communication
-                                  ? g.call_code
-                                  : g.next_code)}};
+        // The blamed call's line (a round trip, an MPI call, a Kokkos
+        // call's own work); any other piece's, the launch that ended the gap
+        // (what the program's code ran up to).
+        {"code",
+         code_or_null(on_the_call(p.cause, g) ? g.call_code : g.next_code)}};
     sink.idle_slice(
         g.device, -1, std::string("idle: ") + idle_cause_words(p.cause),
         p.begin_s, p.end_s,
