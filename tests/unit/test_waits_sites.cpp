@@ -667,15 +667,18 @@ addscope::Impl::DeviceKernelRecord ran(std::uint32_t corr, std::uint32_t stream,
   r.name = symbol;
   return r;
 }
-__attribute__((noinline)) void program_launches_cuda(WaitsSim& s,
-                                                     std::uint32_t corr) {
-  addscope::Impl::LaunchBegin l;
-  l.correlation = corr;
-  l.symbol = kSymbol;
-  g_cuda_launch_line = __LINE__ + 1;
-  s.t->on_launch(l);
-  asm volatile("" ::: "memory");
-}
+// A function of the program's that launches `symbol` through CUDA at its
+// own line (kept in `line`): one per line a test names.
+#define ADDSCOPE_TEST_LAUNCHER(fn, line, sym)                          \
+  __attribute__((noinline)) void fn(WaitsSim& s, std::uint32_t corr) { \
+    addscope::Impl::LaunchBegin l;                                     \
+    l.correlation = corr;                                              \
+    l.symbol = sym;                                                    \
+    line = __LINE__;                                                   \
+    s.t->on_launch(l);                                                 \
+    asm volatile("" ::: "memory");                                     \
+  }
+ADDSCOPE_TEST_LAUNCHER(program_launches_cuda, g_cuda_launch_line, kSymbol)
 }  // namespace
 
 TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
@@ -845,15 +848,7 @@ TEST(WaitsSites, AnIdleRoundTripIsAtItsLine) {
 namespace {
 int g_second_launch_line = 0;
 const char kSymbol2[] = "_Z4add2PKfS0_Pfx";
-__attribute__((noinline)) void program_launches_second(WaitsSim& s,
-                                                       std::uint32_t corr) {
-  addscope::Impl::LaunchBegin l;
-  l.correlation = corr;
-  l.symbol = kSymbol2;
-  g_second_launch_line = __LINE__ + 1;
-  s.t->on_launch(l);
-  asm volatile("" ::: "memory");
-}
+ADDSCOPE_TEST_LAUNCHER(program_launches_second, g_second_launch_line, kSymbol2)
 }  // namespace
 
 TEST(WaitsSites, AKernelsIdleRowsAreAtItsLaunchLine) {
@@ -1094,25 +1089,9 @@ TEST(WaitsSites, ARoundTripHeldTooLongGoesWithoutItsLine) {
 // launch after it, when it ran long (host_code_site_min_s); a short stretch
 // (a framework's own time between launches) takes no stack.
 namespace {
-int g_after_host_code_line = 0, g_soon_line = 0;
-__attribute__((noinline)) void program_launches_after_host_code(
-    WaitsSim& s, std::uint32_t corr) {
-  addscope::Impl::LaunchBegin l;
-  l.correlation = corr;
-  l.symbol = kSymbol;
-  g_after_host_code_line = __LINE__ + 1;
-  s.t->on_launch(l);
-  asm volatile("" ::: "memory");
-}
-__attribute__((noinline)) void program_launches_soon(WaitsSim& s,
-                                                     std::uint32_t corr) {
-  addscope::Impl::LaunchBegin l;
-  l.correlation = corr;
-  l.symbol = kSymbol;
-  g_soon_line = __LINE__ + 1;
-  s.t->on_launch(l);
-  asm volatile("" ::: "memory");
-}
+int g_host_code_line = 0, g_soon_line = 0;
+ADDSCOPE_TEST_LAUNCHER(program_launches_after_host, g_host_code_line, kSymbol)
+ADDSCOPE_TEST_LAUNCHER(program_launches_soon, g_soon_line, kSymbol)
 }  // namespace
 
 TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
@@ -1131,7 +1110,7 @@ TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
     s.at(1.00008);
     program_launches_soon(s, 2);  // 80 us of host code: none
     s.at(1.2);
-    program_launches_after_host_code(s, 3);  // 0.2 s of host code
+    program_launches_after_host(s, 3);  // 0.2 s of host code
     std::vector<addscope::Impl::DeviceKernelRecord> v;
     v.push_back(ran(1, 7, 1.00001, 1.00005));
     v.push_back(ran(2, 7, 1.00009, 1.1));  // host code 1.00005 - 1.00008
@@ -1170,14 +1149,13 @@ TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
     ASSERT_EQ(latency.size(), 2u) << dbg.str();
 #ifdef ADDSCOPE_TEST_HAVE_LIBDW
     EXPECT_EQ((std::set<int>{latency[0]->code.line, latency[1]->code.line}),
-              (std::set<int>{g_cuda_launch_line, g_after_host_code_line}))
+              (std::set<int>{g_cuda_launch_line, g_host_code_line}))
         << dbg.str();
-    EXPECT_EQ(rows[0]->code.line, g_after_host_code_line)
-        << site_text(rows[0]->code);
-    EXPECT_EQ(rows[0]->code.function, "program_launches_after_host_code");
+    EXPECT_EQ(rows[0]->code.line, g_host_code_line) << site_text(rows[0]->code);
+    EXPECT_EQ(rows[0]->code.function, "program_launches_after_host");
     const std::string at =
-        "test_waits_sites.cpp:" + std::to_string(g_after_host_code_line) +
-        " (program_launches_after_host_code);";
+        "test_waits_sites.cpp:" + std::to_string(g_host_code_line) +
+        " (program_launches_after_host);";
     EXPECT_EQ(
         code.size() > at.size() ? code.substr(code.size() - at.size()) : code,
         at);
@@ -1186,8 +1164,8 @@ TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
     std::ostringstream os;
     addscope::write_waits_report(os, w);
     EXPECT_NE(os.str().find("up to unit/test_waits_sites.cpp:" +
-                            std::to_string(g_after_host_code_line) +
-                            " (program_launches_after_host_code)"),
+                            std::to_string(g_host_code_line) +
+                            " (program_launches_after_host)"),
               std::string::npos)
         << os.str();
 #else
