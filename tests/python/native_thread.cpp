@@ -3,6 +3,7 @@
 // Python never saw, while the Python thread that asked for it waits inside
 // this call (tests/python/python_sites.py).
 #include <cstdint>
+#include <string>
 #include <thread>
 
 using BeginFn = void (*)(const char*, std::uint32_t, std::uint64_t*);
@@ -14,6 +15,22 @@ extern "C" void addscope_test_launch_on_native_thread(BeginFn begin, EndFn end,
     std::uint64_t id = 0;
     begin(name, 0, &id);
     end(id);
+  });
+  worker.join();
+}
+
+// `count` kernels of names of their own ("user::native_0", ...), each a
+// first launch (a stack taken), on one thread of the library's.
+extern "C" void addscope_test_launch_many_on_native_thread(BeginFn begin,
+                                                           EndFn end,
+                                                           int count) {
+  std::thread worker([=] {
+    for (int i = 0; i < count; ++i) {
+      const std::string name = "user::native_" + std::to_string(i);
+      std::uint64_t id = 0;
+      begin(name.c_str(), 0, &id);
+      end(id);
+    }
   });
   worker.join();
 }

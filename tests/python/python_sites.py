@@ -43,6 +43,8 @@ lib.kokkosp_end_fence.argtypes = [ctypes.c_uint64]
 native = ctypes.CDLL(native_path)
 native.addscope_test_launch_on_native_thread.argtypes = [
     ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p]
+native.addscope_test_launch_many_on_native_thread.argtypes = [
+    ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
 
 # A package between the program and the library, as CuPy or PyTorch is:
 # its frame is the innermost Python frame, and not the program's own.
@@ -112,12 +114,47 @@ def after_a_thread_is_gone():
         b"user::after_a_thread")
 
 
+SPINS = 300
+
+
+def while_a_thread_runs():
+    """The last thread a line was read on runs Python code (its frames
+    change under the read) while the library's thread launches SPINS kernels
+    of new names: each reads that thread's frames; none may crash."""
+    stop = threading.Event()
+
+    def spin(depth=0):
+        if depth < 20:
+            return spin(depth + 1)
+        total = 0
+        for i in range(1000):
+            total += i
+        return total
+
+    def spinner():
+        kid = ctypes.c_uint64()
+        lib.kokkosp_begin_parallel_for(b"user::spinner", 0, ctypes.byref(kid))
+        lib.kokkosp_end_parallel_for(kid)
+        while not stop.is_set():
+            spin()
+
+    t = threading.Thread(target=spinner)
+    t.start()
+    time.sleep(0.05)
+    native.addscope_test_launch_many_on_native_thread(
+        ctypes.cast(lib.kokkosp_begin_parallel_for, ctypes.c_void_p),
+        ctypes.cast(lib.kokkosp_end_parallel_for, ctypes.c_void_p), SPINS)
+    stop.set()
+    t.join()
+
+
 lib.kokkosp_init_library(0, 20211015, 0, None)
 launch()
 launch()
 fence()
 backward()
 after_a_thread_is_gone()
+while_a_thread_runs()
 lib.kokkosp_finalize_library()
 
 fails = []
@@ -162,6 +199,19 @@ else:
 if not any(k.get("raw_name") == "user::after_a_thread"
            for k in j.get("kernels") or []):
     fails.append("user::after_a_thread not in kernels[]")
+# Read while that thread ran: a line of this file where Python read one
+# (else the library's native frame), never another file's or nonsense.
+spun = [k for k in j.get("kernels") or []
+        if (k.get("raw_name") or "").startswith("user::native_")
+        and k["raw_name"][len("user::native_"):].isdigit()]
+if len(spun) != SPINS:
+    fails.append(f"{len(spun)} of the {SPINS} kernels on the library's thread")
+for k in spun:
+    at = k.get("launched_at") or {}
+    if at.get("language") == "python" and (
+            os.path.abspath(at.get("file") or "") != me
+            or not 0 < (at.get("line") or 0) <= len(my_lines)):
+        fails.append(f"{k.get('raw_name')} read at {at!r}")
 site = next((s for s in j.get("sites") or []
              if "user::py_fence" in (s.get("site") or "")), None)
 if site is None:
