@@ -1085,6 +1085,49 @@ TEST(WaitsSites, ARoundTripHeldTooLongGoesWithoutItsLine) {
   EXPECT_EQ(w.idle.dropped.overlapping_intervals, 0u) << os.str();
 }
 
+// A Kokkos call still open when the run ends (its copy ran, the call never
+// returned): what was held for its line goes to the blame at the end, so its
+// round trip is still charged (without a line).
+TEST(WaitsSites, WhatIsHeldGoesAtTheRunsEnd) {
+  addscope::TrackerOptions o;
+  o.device_records_by_hand = true;
+  WaitsSim s(o);
+  const WaitsSim::Launched l = program_launches(s);
+  s.ran(l, 7, 1.00001, 1.05);
+  s.at(1.01);
+  s.t->call_begin(CallKind::DeepCopy, "deep_copy r_h<-r (Host<-Cuda)");
+  s.block(SyncApi::DeviceSynchronize, 1.011, 1.0502);
+  addscope::Impl::BlockingBegin b;  // its copy, 4 B back
+  b.api = SyncApi::Memcpy;
+  b.stream = 7;
+  b.bytes = 4;
+  b.copy_kind = 2;
+  b.correlation = 5;
+  s.at(1.0503);
+  s.t->on_blocking_begin(b);
+  s.at(1.0506);
+  s.t->on_blocking_end();
+  addscope::Impl::DeviceCopyRecord m;
+  m.correlation = 5;
+  m.stream = 7;
+  m.start_s = 1.0504;
+  m.end_s = 1.0505;
+  m.bytes = 4;
+  std::vector<addscope::Impl::DeviceCopyRecord> c{m};
+  s.t->on_device_copies(c);
+  s.at(1.1);  // the run ends inside the call
+  const addscope::WaitsSnapshot w = s.done();
+  std::ostringstream os;
+  addscope::write_waits_report(os, w);
+  double round_trip = 0, unknown = 0;
+  for (const auto& k : w.idle.causes) {
+    if (k.cause == addscope::IdleCause::SyncRoundTrip) round_trip = k.idle_s;
+    if (k.cause == addscope::IdleCause::Unknown) unknown = k.idle_s;
+  }
+  EXPECT_NEAR(round_trip, 0.0004, 1e-7) << os.str();
+  EXPECT_EQ(unknown, 0.0) << os.str();
+}
+
 // Host code that left the device idle is at the line it ran up to: the
 // launch after it, when it ran long (host_code_site_min_s); a short stretch
 // (a framework's own time between launches) takes no stack.

@@ -130,7 +130,6 @@ void IdleFeed::advance(HostThreads& threads, double w, bool final) {
       t.idle_begin = w;
       t.idle_before = before;
     }
-    if (final) release(t);
   });
   blame_.advance(wb);
 }
