@@ -329,8 +329,7 @@ TEST(WaitsTracker, KokkosOwnSynchronizeBeforeAnyEventIsHidden) {
   ASSERT_EQ(w.waits.size(), 2u);
   const addscope::CallRecord* own = nullptr;
   const addscope::CallRecord* program = nullptr;
-  for (const auto& c : w.waits)
-    (c.begin_s < 1e-4 ? own : program) = &c;
+  for (const auto& c : w.waits) (c.begin_s < 1e-4 ? own : program) = &c;
   ASSERT_NE(own, nullptr);
   ASSERT_NE(program, nullptr);
   EXPECT_EQ(own->site, "cudaDeviceSynchronize before any Kokkos event");
@@ -604,26 +603,9 @@ TEST(WaitsTracker, AMemsetsThreadIsItsCallsSoTheIdleBeforeItIsKnown) {
   s.t->on_launch(1);
   s.at(1.0001);
   s.t->on_launch(2);
-  addscope::Impl::BlockingBegin b;
-  b.api = SyncApi::Memset;
-  b.all_streams = false;
-  b.stream = 7;
-  b.bytes = 4096;
-  b.correlation = 3;
-  s.at(1.05);
-  s.t->on_blocking_begin(b);
-  s.at(1.05001);
-  s.t->on_blocking_end();
-  addscope::Impl::DeviceCopyRecord m;
-  m.correlation = 3;
-  m.stream = 7;
-  m.start_s = 1.0502;
-  m.end_s = 1.0503;
-  m.bytes = 4096;
-  m.memset = true;
-  std::vector<addscope::Impl::DeviceCopyRecord> c{m};
+  s.block(SyncApi::Memset, 1.05, 1.05001, 7, 4096, 0, 3);
   s.at(1.0504);
-  s.t->on_device_copies(c);
+  s.copied(3, 7, 1.0502, 1.0503, 4096, true);
   s.at(1.06);
   s.t->on_launch(4);
   s.at(1.08);  // the kernels' records, held back by their launches

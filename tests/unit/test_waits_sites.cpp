@@ -1097,24 +1097,8 @@ TEST(WaitsSites, WhatIsHeldGoesAtTheRunsEnd) {
   s.at(1.01);
   s.t->call_begin(CallKind::DeepCopy, "deep_copy r_h<-r (Host<-Cuda)");
   s.block(SyncApi::DeviceSynchronize, 1.011, 1.0502);
-  addscope::Impl::BlockingBegin b;  // its copy, 4 B back
-  b.api = SyncApi::Memcpy;
-  b.stream = 7;
-  b.bytes = 4;
-  b.copy_kind = 2;
-  b.correlation = 5;
-  s.at(1.0503);
-  s.t->on_blocking_begin(b);
-  s.at(1.0506);
-  s.t->on_blocking_end();
-  addscope::Impl::DeviceCopyRecord m;
-  m.correlation = 5;
-  m.stream = 7;
-  m.start_s = 1.0504;
-  m.end_s = 1.0505;
-  m.bytes = 4;
-  std::vector<addscope::Impl::DeviceCopyRecord> c{m};
-  s.t->on_device_copies(c);
+  s.block(SyncApi::Memcpy, 1.0503, 1.0506, 7, 4, 3, 5);  // its copy, 4 B back
+  s.copied(5, 7, 1.0504, 1.0505, 4);
   s.at(1.1);  // the run ends inside the call
   const addscope::WaitsSnapshot w = s.done();
   std::ostringstream os;

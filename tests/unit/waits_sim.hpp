@@ -86,19 +86,36 @@ struct WaitsSim {
     std::vector<addscope::Impl::DeviceKernelRecord> v{r};
     t->on_device_kernels(v);
   }
-  /// A blocking runtime call from t0 to t1 (all streams, or `stream`).
+  /// A blocking runtime call from t0 to t1 (all streams, or `stream`;
+  /// `correlation`: the runtime's id its device record carries, a copy's).
   void block(addscope::SyncApi api, double t0, double t1, int stream = -1,
-             std::uint64_t bytes = 0, int copy_kind = 0) {
+             std::uint64_t bytes = 0, int copy_kind = 0,
+             std::uint32_t correlation = 0) {
     addscope::Impl::BlockingBegin b;
     b.api = api;
     b.all_streams = stream < 0;
     b.stream = stream < 0 ? 0 : std::uint32_t(stream);
     b.bytes = bytes;
     b.copy_kind = copy_kind;
+    b.correlation = correlation;
     at(t0);
     t->on_blocking_begin(b);
     at(t1);
     t->on_blocking_end();
+  }
+  /// The device ran the copy (or memset) of call `correlation` on `stream`
+  /// from start to end.
+  void copied(std::uint32_t correlation, std::uint32_t stream, double start,
+              double end, std::uint64_t bytes, bool memset = false) {
+    addscope::Impl::DeviceCopyRecord r;
+    r.correlation = correlation;
+    r.stream = stream;
+    r.start_s = start;
+    r.end_s = end;
+    r.bytes = bytes;
+    r.memset = memset;
+    std::vector<addscope::Impl::DeviceCopyRecord> v{r};
+    t->on_device_copies(v);
   }
   /// A Kokkos call from t0 to t1; `inside` runs in between.
   void call(addscope::CallKind kind, const std::string& what, double t0,
