@@ -41,16 +41,20 @@ std::string line_key(const CodeSite& s) {
          std::to_string(s.offset);
 }
 
+std::string site_with_text(const CodeSite& s) {
+  std::string t = site_text(s);
+  if (!t.empty() && !s.text.empty()) t += " `" + s.text + "`";
+  return t;
+}
+
 std::string site_prefix(const CodeSite& s) {
-  const std::string t = site_text(s);
-  if (t.empty()) return t;
-  return s.text.empty() ? t + ": " : t + " `" + s.text + "`: ";
+  const std::string t = site_with_text(s);
+  return t.empty() ? t : t + ": ";
 }
 
 std::string code_then_call(const CodeSite& s, const std::string& what) {
-  std::string out = site_text(s);
+  std::string out = site_with_text(s);
   if (out.empty()) return what;
-  if (!s.text.empty()) out += " `" + s.text + "`";
   if (!s.called.empty() && s.called != "?") out += " \xe2\x86\x92 " + s.called;
   return out + " \xe2\x86\x92 " + what;
 }

@@ -27,8 +27,7 @@ struct CodeSite {
   bool operator==(const CodeSite& o) const {
     return file == o.file && line == o.line && function == o.function &&
            text == o.text && called == o.called && language == o.language &&
-           module == o.module &&
-           offset == o.offset;
+           module == o.module && offset == o.offset;
   }
 };
 
@@ -39,6 +38,9 @@ std::string site_text(const CodeSite& s, int dirs = 1);
 /// offset ("" when unknown). Two stacks reaching one line have one key
 /// (their function, text or called package may still differ).
 std::string line_key(const CodeSite& s);
+/// "seed.py:39 (main) `v = out[2]`": the place and the line's text when it
+/// is known; "" if unknown.
+std::string site_with_text(const CodeSite& s);
 /// "seed.py:39 (main) `v = out[2]`: " to put before what happened there
 /// (the line's text when it is known); "" if unknown.
 std::string site_prefix(const CodeSite& s);

@@ -187,8 +187,7 @@ std::string idle_site_words(const IdleSiteStats& r) {
   if (r.cause != IdleCause::HostCode) return r.site + at;
   if (!r.site.empty()) return "in " + r.site + "'s own work" + at;
   // The program's code, up to the line whose launch ended it when known.
-  std::string line = site_text(r.code);
-  if (!r.code.text.empty()) line += " `" + r.code.text + "`";
+  const std::string line = site_with_text(r.code);
   const std::string upto = r.code.known() ? ", up to " + line : std::string();
   if (!r.before.empty() && !r.after.empty())
     return "between " + r.before + " and " + r.after + upto;
