@@ -21,6 +21,7 @@
 #include "addscope/waits/site/addscope_SiteResolver.hpp"
 #include "addscope/waits/site/addscope_SiteRules.hpp"
 #include "addscope/waits/site/addscope_SnapshotSites.hpp"
+#include "addscope/waits/site/addscope_Symbolizer.hpp"
 #include "waits_sim.hpp"
 
 using addscope::CallKind;
@@ -31,6 +32,7 @@ using addscope::Impl::capture_stack;
 using addscope::Impl::choose_program_frame;
 using addscope::Impl::is_foreign_module;
 using addscope::Impl::is_foreign_source;
+using addscope::Impl::short_function;
 using addscope::Impl::SiteResolver;
 using addscope::Impl::SourceFrame;
 using addscope_test::cuda;
@@ -144,6 +146,24 @@ TEST(WaitsSites, TheInnermostFrameOfTheProgramsOwnIsChosen) {
   const std::vector<SourceFrame> stripped = {
       frame("/k/libkokkoscore.so", "", 0, ""), frame("/app/solver", "", 0, "")};
   EXPECT_EQ(choose_program_frame(stripped), 1);
+}
+
+// A function's name beside its line: demangled, no parameters, and no
+// "(anonymous namespace)::" (nvcc gives such functions a linkage name that
+// says it; g++'s debug info does not, so the stacks below cannot show it).
+TEST(WaitsSites, AFunctionsNameHasNoParametersAndNoAnonymousNamespace) {
+  EXPECT_EQ(short_function("_ZN12_GLOBAL__N_112capture_hereEv"),
+            "capture_here");
+  EXPECT_EQ(short_function("_ZN3app12_GLOBAL__N_14stepEi"), "app::step");
+  EXPECT_EQ(short_function("_ZNK3Foo3runEi"), "Foo::run");
+  EXPECT_EQ(short_function("main"), "main");
+  EXPECT_EQ(short_function("Foo::operator()(int) const"), "Foo::operator()");
+  EXPECT_EQ(short_function("main::{lambda(int)#1}::operator()(int) const"),
+            "main::{lambda(int)#1}::operator()");
+  EXPECT_EQ(short_function("std::vector<int, std::allocator<int> >::size() const"),
+            "std::vector<int, std::allocator<int> >::size");
+  EXPECT_EQ(short_function(""), "");
+  EXPECT_EQ(short_function(nullptr), "");
 }
 
 TEST(WaitsSites, ASiteReadsAsALineElseAsAModuleAndOffset) {

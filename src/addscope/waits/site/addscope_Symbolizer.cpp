@@ -16,8 +16,11 @@
 namespace addscope {
 namespace Impl {
 
-namespace {
 // "Foo::run(int) const" -> "Foo::run": a name to read beside a line.
+// "(anonymous namespace)::" is dropped wherever it stands: nvcc gives a
+// function of an anonymous namespace a linkage name that says so (g++ gives
+// none, and its plain name does not), and the line beside it already says
+// which file it is in.
 std::string short_function(const char* symbol) {
   if (!symbol || !*symbol) return {};
   std::string name = symbol;
@@ -26,17 +29,26 @@ std::string short_function(const char* symbol) {
     name = d;
     std::free(d);
   }
-  // Cut the parameter list: the last '(' at template depth 0.
-  int depth = 0;
+  static constexpr char kAnonymous[] = "(anonymous namespace)::";
+  for (std::size_t at = name.find(kAnonymous); at != std::string::npos;
+       at = name.find(kAnonymous, at))
+    name.erase(at, sizeof(kAnonymous) - 1);
+  // Cut the parameter list: the last '(' outside template arguments and
+  // other parentheses ("Foo::operator()(int) const" -> "Foo::operator()").
+  int angles = 0, parens = 0;
+  std::size_t cut = std::string::npos;
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
-    if (c == '<') ++depth;
-    if (c == '>') --depth;
-    if (c == '(' && depth == 0 && i > 0) return name.substr(0, i);
+    if (c == '<') ++angles;
+    if (c == '>') --angles;
+    if (c == ')') --parens;
+    if (c == '(') {
+      if (angles == 0 && parens == 0 && i > 0) cut = i;
+      ++parens;
+    }
   }
-  return name;
+  return cut == std::string::npos ? name : name.substr(0, cut);
 }
-}  // namespace
 
 #ifdef ADDSCOPE_HAVE_LIBDW
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -18,6 +19,10 @@
 
 namespace addscope {
 namespace Impl {
+
+/// A symbol (mangled or not) as a function's name to read beside its line:
+/// demangled, without its parameter list or "(anonymous namespace)::".
+std::string short_function(const char* symbol);
 
 class Symbolizer {
  public:
