@@ -9,7 +9,9 @@ package (a site-packages folder) through which both are called — and the
 package function each line called (`call`, `synchronize`: a synchronize
 the program asked for, past the decorator's wrapper it is called through).
 A kernel a library launches on a C++ thread of its own (PyTorch's autograd
-thread) while the program's line waits for the library: at that line.
+thread) while the program's line waits for the library: at that line (read
+through copies of that thread's frames and line table: a function whose line
+table is too long to copy gives no line, never a wrong one).
 
   python_sites.py LIBADDSCOPE_WAITS JSON_OUT NATIVE_THREAD_LIB
 
@@ -62,6 +64,20 @@ with open(os.path.join(pkg_dir, "fakepkg.py"), "w") as f:
 sys.path.insert(0, pkg_dir)
 import fakepkg  # noqa: E402
 
+# The program's own module (not a package's) with a function whose line
+# table is longer than the tool copies (16 KB; 10,000 lines take 20 KB in
+# 3.9's co_lnotab and more after): the library's thread launches from its
+# last line.
+LONG_STEPS = 10000
+long_path = os.path.join(os.path.dirname(pkg_dir), "longmod.py")
+with open(long_path, "w") as f:
+    f.write("def long_function(launch, *args):\n    x = 0\n")
+    f.writelines("    x = x + 1\n" for _ in range(LONG_STEPS))
+    f.write("    launch(*args)\n    return x\n")
+LONG_LINE = LONG_STEPS + 3
+sys.path.insert(0, os.path.dirname(long_path))
+import longmod  # noqa: E402
+
 LINES = {}
 
 
@@ -95,6 +111,17 @@ def backward():
                  b"user::native_thread_kernel")
 
 
+def from_a_long_function():
+    """As backward(), the program's line in a function whose line table is
+    too long to copy."""
+    longmod.long_function(native.addscope_test_launch_on_native_thread,
+                          ctypes.cast(lib.kokkosp_begin_parallel_for,
+                                      ctypes.c_void_p),
+                          ctypes.cast(lib.kokkosp_end_parallel_for,
+                                      ctypes.c_void_p),
+                          b"user::from_a_long_function")
+
+
 def after_a_thread_is_gone():
     """The last thread a line was read on has exited (its thread state
     freed): a kernel on the library's thread then reads nothing it trusts,
@@ -123,6 +150,7 @@ def while_a_thread_runs():
     of new names: each reads that thread's frames; none may crash."""
     stop = threading.Event()
 
+    LINES["spin_first"] = line_after()
     def spin(depth=0):
         if depth < 20:
             return spin(depth + 1)
@@ -138,6 +166,7 @@ def while_a_thread_runs():
         while not stop.is_set():
             spin()
 
+    LINES["spin_last"] = line_after()
     t = threading.Thread(target=spinner)
     t.start()
     time.sleep(0.05)
@@ -153,6 +182,7 @@ launch()
 launch()
 fence()
 backward()
+from_a_long_function()
 after_a_thread_is_gone()
 while_a_thread_runs()
 lib.kokkosp_finalize_library()
@@ -196,11 +226,22 @@ if kernel is None:
 else:
     check_code(kernel.get("launched_at"), LINES["native"], "backward", "call",
                "the kernel launched on the library's own thread")
+kernel = next((k for k in j.get("kernels") or []
+               if k.get("raw_name") == "user::from_a_long_function"), None)
+if kernel is None:
+    fails.append("user::from_a_long_function not in kernels[]")
+else:
+    at = kernel.get("launched_at") or {}
+    if at.get("language") == "python" and (
+            os.path.abspath(at.get("file") or "") != long_path
+            or at.get("line") != LONG_LINE):
+        fails.append(f"user::from_a_long_function read at {at!r}, not "
+                     f"{long_path}:{LONG_LINE} nor a native frame")
 if not any(k.get("raw_name") == "user::after_a_thread"
            for k in j.get("kernels") or []):
     fails.append("user::after_a_thread not in kernels[]")
-# Read while that thread ran: a line of this file where Python read one
-# (else the library's native frame), never another file's or nonsense.
+# Read while that thread ran: a line of spin() or spinner() where Python
+# read one (else the library's native frame), never another or nonsense.
 spun = [k for k in j.get("kernels") or []
         if (k.get("raw_name") or "").startswith("user::native_")
         and k["raw_name"][len("user::native_"):].isdigit()]
@@ -210,7 +251,8 @@ for k in spun:
     at = k.get("launched_at") or {}
     if at.get("language") == "python" and (
             os.path.abspath(at.get("file") or "") != me
-            or not 0 < (at.get("line") or 0) <= len(my_lines)):
+            or not LINES["spin_first"] <= (at.get("line") or 0)
+            < LINES["spin_last"]):
         fails.append(f"{k.get('raw_name')} read at {at!r}")
 site = next((s for s in j.get("sites") or []
              if "user::py_fence" in (s.get("site") or "")), None)

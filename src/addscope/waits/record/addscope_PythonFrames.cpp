@@ -27,19 +27,29 @@ struct Layout {
   int code_filename, code_name, code_qualname, code_adaptive;
   int str_ascii_data;  // compact ASCII data after the object
   int code_flags;      // co_flags (CO_NESTED 0x10: a function defined in one)
+  // What PyCode_Addr2Line reads, for a copy of another thread's code object:
+  // its fixed part's size (up to the bytecode), the line table (a bytes
+  // object: co_lnotab in 3.9), and a cache it would read first (3.11's
+  // _co_linearray; 3.12+'s _co_monitoring), cleared in the copy.
+  int code_size, code_linetable, code_cache;
 };
 
 constexpr Layout kLayouts[] = {
     // 3.9: tstate->frame (PyFrameObject), f_back, f_code, f_lasti (bytes)
-    {0x0309, 24, -1, 24, 32, 104, -1, 1, 104, 112, -1, -1, 48, 36},
+    {0x0309, 24, -1, 24, 32, 104, -1, 1, 104, 112, -1, -1, 48, 36, 176, 120,
+     -1},
     // 3.10: the same, f_lasti in code units
-    {0x030a, 24, -1, 24, 32, 96, -1, 2, 104, 112, -1, -1, 48, 36},
+    {0x030a, 24, -1, 24, 32, 96, -1, 2, 104, 112, -1, -1, 48, 36, 176, 120,
+     -1},
     // 3.11: tstate->cframe->current_frame, previous, f_code, prev_instr
-    {0x030b, 56, 8, 48, 32, 56, -1, 0, 112, 120, 128, 184, 48, 48},
+    {0x030b, 56, 8, 48, 32, 56, -1, 0, 112, 120, 128, 184, 48, 48, 184, 136,
+     160},
     // 3.12: the same through cframe, owner (3: a C-stack shim)
-    {0x030c, 56, 0, 8, 0, 56, 70, 0, 112, 120, 128, 192, 40, 48},
+    {0x030c, 56, 0, 8, 0, 56, 70, 0, 112, 120, 128, 192, 40, 48, 192, 136,
+     168},
     // 3.13: tstate->current_frame, f_executable, instr_ptr
-    {0x030d, 72, -1, 8, 0, 56, 70, 0, 112, 120, 128, 200, 40, 48},
+    {0x030d, 72, -1, 8, 0, 56, 70, 0, 112, 120, 128, 200, 40, 48, 200, 136,
+     176},
 };
 
 using GetThisThreadState = void* (*)();
@@ -50,6 +60,7 @@ struct Interp {
   GetThisThreadState tstate = nullptr;
   Addr2Line addr2line = nullptr;
   void* code_type = nullptr;  // &PyCode_Type: 3.13's f_executable may be None
+  void* bytes_type = nullptr;  // &PyBytes_Type: the line table's
   unsigned version = 0;
 };
 Interp g_py;
@@ -72,6 +83,7 @@ struct OwnFrames {
     *out = std::string_view(at, n);
     return true;
   }
+  int line(void* code, int offset) { return g_py.addr2line(code, offset); }
 };
 
 // Another thread's frames, which may change under the read: copied through
@@ -104,6 +116,37 @@ struct OtherFrames {
     if (n > cap || !copy_in(at, to, n)) return false;
     *out = std::string_view(to, n);
     return true;
+  }
+  // CPython's own decoder on copies: the code object's fixed part and its
+  // line table, copied into the room and the copy pointed at the copy, so
+  // that nothing it reads can be freed or reused under it (a frame popped
+  // and its code object freed between the copies above and this call).
+  int line(const void* code, int offset) {
+    const Layout* l = g_py.layout;
+    static_assert(sizeof room->code >= 256, "the largest code object's part");
+    if (std::size_t(l->code_size) > sizeof room->code ||
+        !copy_in(code, room->code, std::size_t(l->code_size)))
+      return -1;
+    void* table = nullptr;
+    std::memcpy(&table, room->code + l->code_linetable, sizeof table);
+    constexpr int kBytesData = 32;  // PyBytesObject's ob_sval
+    void* type = nullptr;
+    std::int64_t size = 0;
+    if (!get(table, 8, &type) || type != g_py.bytes_type ||
+        !get(table, 16, &size) || size < 0)
+      return -1;
+    // A table larger than the room: no line (3.9's decoder would read a
+    // table cut short as the last line it holds, a wrong one).
+    if (size > std::int64_t(sizeof room->lines - kBytesData) ||
+        !copy_in(table, room->lines, kBytesData + std::size_t(size)))
+      return -1;
+    void* lines = room->lines;
+    std::memcpy(room->code + l->code_linetable, &lines, sizeof lines);
+    if (l->code_cache >= 0) {
+      void* none = nullptr;
+      std::memcpy(room->code + l->code_cache, &none, sizeof none);
+    }
+    return g_py.addr2line(room->code, offset);
   }
 };
 
@@ -168,6 +211,7 @@ void prepare_python_frames() {
   g_py.tstate = tstate;
   g_py.addr2line = addr2line;
   g_py.code_type = dlsym(RTLD_DEFAULT, "PyCode_Type");
+  g_py.bytes_type = dlsym(RTLD_DEFAULT, "PyBytes_Type");
   g_py.version = version;
 }
 
@@ -238,7 +282,7 @@ bool walk(Mem& m, void* ts, PythonSite* out) {
     out->file = file;
     out->function = name;
     out->called = called;
-    out->line = g_py.addr2line(code, offset);
+    out->line = m.line(code, offset);
     return true;
   }
   return false;
@@ -264,7 +308,8 @@ bool python_site(PythonSite* out, PythonText* room) {
   void* last = g_last_tstate.load(std::memory_order_relaxed);
   if (!last || last == ts || !room) return false;
   OtherFrames other{room};
-  return walk(other, last, out);
+  // A line table cut short, or unread: no line trusted.
+  return walk(other, last, out) && out->line >= 1;
 }
 
 void forget_python_threads() {

@@ -31,10 +31,16 @@ struct PythonSite {
   std::string_view called;
 };
 
-/// Room for the text of another thread's frame (python_site copies it
-/// there; a thread's own frames are read in place).
+/// Room for the text and line table of another thread's frame
+/// (python_site copies them there; a thread's own frames are read in place).
 struct PythonText {
   char file[1024], function[256], called[256];
+  /// Copies of the frame's code object (its fixed part) and line table,
+  /// which CPython's line decoder reads instead of the live ones (a table
+  /// larger than this room: no line; a module's code of 1,000 lines has
+  /// about 10 KB).
+  alignas(8) char code[256];
+  alignas(8) char lines[16384];
 };
 
 /// Finds the interpreter, if this process has one of a version whose layout
