@@ -35,29 +35,10 @@ using addscope::DeviceCapacity;
 using addscope::LaunchShape;
 using addscope::Occupancy;
 using addscope::StarvationRule;
+using addscope_test::h200;
 using addscope_test::WaitsSim;
 
 namespace {
-
-// What the CUDA driver reports for an NVIDIA H200 (sm_90).
-DeviceCapacity h200() {
-  DeviceCapacity d;
-  d.device = 0;
-  d.name = "NVIDIA H200";
-  d.cc_major = 9;
-  d.cc_minor = 0;
-  d.sms = 132;
-  d.warp_size = 32;
-  d.max_threads_per_sm = 2048;
-  d.max_threads_per_block = 1024;
-  d.max_blocks_per_sm = 32;
-  d.registers_per_sm = 65536;
-  d.registers_per_block = 65536;
-  d.shared_per_sm = 233472;           // 228 KiB
-  d.shared_per_block_optin = 232448;  // 227 KiB
-  d.reserved_shared_per_block = 1024;
-  return d;
-}
 
 LaunchShape shape(long long grid, int block, unsigned regs = 16,
                   int shared = 0) {

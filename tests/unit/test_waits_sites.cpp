@@ -673,31 +673,39 @@ TEST(WaitsSites, OneCallAtTwoLinesIsTwoSites) {
 namespace {
 int g_cuda_launch_line = 0;
 const char kSymbol[] = "_Z3addPKfS0_Pfx";
-// The device's record of launch `corr`: 1 x 1 on `stream`.
+// The device's record of launch `corr`: grid x block (one-dimensional) on
+// `stream`.
 addscope::Impl::DeviceKernelRecord ran(std::uint32_t corr, std::uint32_t stream,
                                        double start, double end,
-                                       const char* symbol = kSymbol) {
+                                       const char* symbol = kSymbol,
+                                       int grid = 1, int block = 1) {
   addscope::Impl::DeviceKernelRecord r;
   r.correlation = corr;
   r.stream = stream;
   r.start_s = start;
   r.end_s = end;
-  r.shape.grid[0] = r.shape.grid[1] = r.shape.grid[2] = 1;
-  r.shape.block[0] = r.shape.block[1] = r.shape.block[2] = 1;
+  r.shape.grid[0] = grid;
+  r.shape.block[0] = block;
+  r.shape.grid[1] = r.shape.grid[2] = r.shape.block[1] = r.shape.block[2] = 1;
   r.name = symbol;
   return r;
 }
 // A function of the program's that launches `symbol` through CUDA at its
-// own line (kept in `line`): one per line a test names.
-#define ADDSCOPE_TEST_LAUNCHER(fn, line, sym)                          \
-  __attribute__((noinline)) void fn(WaitsSim& s, std::uint32_t corr) { \
-    addscope::Impl::LaunchBegin l;                                     \
-    l.correlation = corr;                                              \
-    l.symbol = sym;                                                    \
-    line = __LINE__;                                                   \
-    s.t->on_launch(l);                                                 \
-    asm volatile("" ::: "memory");                                     \
+// own line (kept in `line`): one per line a test names; as grid x block
+// (0 x 0: a launch whose shape the source did not read).
+#define ADDSCOPE_TEST_LAUNCHER_AS(fn, line, sym, grid, block)           \
+  __attribute__((noinline)) void fn(WaitsSim& s, std::uint32_t corr) {  \
+    addscope::Impl::LaunchBegin l;                                      \
+    l.correlation = corr;                                               \
+    l.symbol = sym;                                                     \
+    const std::uint32_t g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};      \
+    if (grid > 0) l.shape_key = addscope::Impl::launch_shape_key(g, b); \
+    line = __LINE__;                                                    \
+    s.t->on_launch(l);                                                  \
+    asm volatile("" ::: "memory");                                      \
   }
+#define ADDSCOPE_TEST_LAUNCHER(fn, line, sym) \
+  ADDSCOPE_TEST_LAUNCHER_AS(fn, line, sym, 0u, 0u)
 ADDSCOPE_TEST_LAUNCHER(program_launches_cuda, g_cuda_launch_line, kSymbol)
 }  // namespace
 
@@ -745,6 +753,94 @@ TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
     EXPECT_TRUE(j["waits"][0]["code"].is_object());
 #else
     EXPECT_TRUE(k.known());
+#endif
+  }
+}
+
+// One kernel launched in two shapes at two lines (a full grid, then 1 x 1
+// elsewhere): each shape is at its own line — the starved one's in the
+// headline, the starved section and the JSON — not both at the kernel's
+// first launch.
+namespace {
+int g_full_line = 0, g_starved_line = 0;
+ADDSCOPE_TEST_LAUNCHER_AS(program_launches_full, g_full_line, kSymbol, 1056u,
+                          256u)
+ADDSCOPE_TEST_LAUNCHER_AS(program_launches_starved, g_starved_line, kSymbol, 1u,
+                          1u)
+}  // namespace
+
+TEST(WaitsSites, AKernelLaunchedInTwoShapesIsAtEachShapesLine) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    o.query_devices = [] {
+      return std::vector<addscope::DeviceCapacity>{addscope_test::h200()};
+    };
+    WaitsSim s(o);
+    s.at(1.0);
+    program_launches_full(s, 1);
+    s.at(1.001);
+    program_launches_full(s, 2);
+    s.at(1.00102);  // right after: no host code between (no stack for it)
+    program_launches_starved(s, 3);
+    s.block(SyncApi::Memcpy, 1.003, 1.6, -1, 4, 3);
+    std::vector<addscope::Impl::DeviceKernelRecord> v{
+        ran(1, 7, 1.0001, 1.0005, kSymbol, 1056, 256),
+        ran(2, 7, 1.0011, 1.0015, kSymbol, 1056, 256),
+        ran(3, 7, 1.0016, 1.55, kSymbol, 1, 1)};
+    s.t->on_device_kernels(v);
+    s.at(1.7);
+    addscope::WaitsSnapshot w = s.done();
+    ASSERT_EQ(w.kernels.size(), 1u);
+    const auto& shapes = w.kernels[0].shapes;
+    ASSERT_EQ(shapes.size(), 2u);
+    const addscope::ShapeStats& full =
+        shapes[0].shape.grid[0] == 1056 ? shapes[0] : shapes[1];
+    const addscope::ShapeStats& one =
+        shapes[0].shape.grid[0] == 1 ? shapes[0] : shapes[1];
+    ASSERT_EQ(one.shape.grid[0], 1);
+    if (!sites) {
+      EXPECT_FALSE(full.launched_at.known()) << site_text(full.launched_at);
+      EXPECT_FALSE(one.launched_at.known()) << site_text(one.launched_at);
+      continue;
+    }
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(full.launched_at.line, g_full_line)
+        << site_text(full.launched_at);
+    EXPECT_EQ(one.launched_at.line, g_starved_line)
+        << site_text(one.launched_at);
+    EXPECT_EQ(one.launched_at.function, "program_launches_starved");
+    // The kernel as a whole: its first launch.
+    EXPECT_EQ(w.kernels[0].launched_at.line, g_full_line);
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    const std::string t = os.str();
+    const std::string starved_at =
+        "unit/test_waits_sites.cpp:" + std::to_string(g_starved_line);
+    // The headline's starved launch and the starved section's row.
+    const std::size_t ran_as =
+        t.find(starved_at + " (program_launches_starved)");
+    ASSERT_NE(ran_as, std::string::npos) << t;
+    EXPECT_NE(t.find("ran as 1 x 1", ran_as), std::string::npos) << t;
+    EXPECT_NE(t.find("; launched at " + starved_at), std::string::npos) << t;
+    // The kernels table's row shows the shape with the most time, and its
+    // line.
+    const std::size_t row = t.find("[STARVED; +1 other shape");
+    ASSERT_NE(row, std::string::npos) << t;
+    EXPECT_EQ(t.find("launched at " + starved_at, row),
+              t.find("launched at", row))
+        << t;
+    const nlohmann::json j = nlohmann::json::parse(addscope::waits_json(w));
+    int seen = 0;
+    for (const auto& e : j["kernels"][0]["shapes"]) {
+      const int line = e["grid"][0] == 1 ? g_starved_line : g_full_line;
+      EXPECT_EQ(e["launched_at"]["line"], line) << e.dump();
+      ++seen;
+    }
+    EXPECT_EQ(seen, 2);
+#else
+    EXPECT_TRUE(one.launched_at.known());
 #endif
   }
 }

@@ -231,17 +231,20 @@ void SyncTracker::on_launch(const Impl::LaunchBegin& l) {
   log->begin();
   const double t = p.now();
   // A kernel's first launch on this thread outside Kokkos' calls (Kokkos'
-  // own launches take theirs at kernel_begin): where the program launched
-  // it, named by the kernel's symbol.
+  // own launches take theirs at kernel_begin), and its first in each
+  // shape (a 1 x 1 launch at one line, a full grid at another): where the
+  // program launched it, named by the kernel's symbol.
   // The launches after the first cost one table look-up (no name read).
   // After long host code (the program's own, outside Kokkos' calls): the
   // line it ran up to.
   std::uint32_t named = 0;
   bool taken = false;
   if (p.opt.sites && log->open_calls() == 0) {
-    if (l.symbol && *l.symbol && !log->symbol_seen(l.symbol)) {
+    if (l.symbol && *l.symbol && !log->launch_seen(l.symbol, l.shape_key)) {
       const std::uint32_t slot = log->name(l.symbol);
-      if (log->first_use(slot)) {
+      const bool first = log->first_use(slot);
+      const bool new_shape = log->first_shape(slot, l.shape_key);
+      if (first || new_shape) {
         capture_site(*log, t);
         named = slot;
         taken = true;

@@ -216,6 +216,8 @@ void Ledger::add_device_kernel(std::uint32_t id, const std::string& name,
     }
     ++s->launches;
     s->device_s += t;
+    if (!s->launch_stack && s != &k.other_shapes)
+      s->launch_stack = d.launch_stack;
   }
   ++totals_.device_kernels;
   totals_.device_busy_s += t;

@@ -6,6 +6,7 @@
 #ifndef ADDSCOPE_WAITS_ATTRIBUTION_LEDGER_HPP
 #define ADDSCOPE_WAITS_ATTRIBUTION_LEDGER_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -24,6 +25,11 @@ struct ShapeStats {
   std::uint32_t device = 0;
   std::uint64_t launches = 0;
   double device_s = 0;
+  /// Where in the program's code it was first launched in this shape (the
+  /// first of its launches that took a stack; 0: none), resolved into
+  /// `launched_at`.
+  std::uint32_t launch_stack = 0;
+  CodeSite launched_at;
 };
 
 /// One kernel name over the run.
@@ -50,13 +56,27 @@ struct KernelStats {
   std::vector<ShapeStats> shapes;
   ShapeStats other_shapes;  ///< its shape is unknown()
   /// Where in the program's code it was first launched (stack id, see
-  /// CallRecord::stack), resolved into `launched_at`.
+  /// CallRecord::stack), resolved into `launched_at`; each shape's, in
+  /// `shapes`.
   std::uint32_t launch_stack = 0;
   CodeSite launched_at;
   /// A Python kernel's `def` line (numba's `def add(`), found in the file it
   /// was launched from; unknown otherwise.
   CodeSite defined_at;
 };
+
+/// Where `k` was launched in shape `s` (one of k.shapes): that shape's first
+/// launch where it took a stack, else the kernel's first launch. `again`:
+/// more launches than that one read so ("first launched at").
+inline const CodeSite& launched_in(const KernelStats& k, const ShapeStats& s,
+                                   bool* again) {
+  if (s.launched_at.known()) {
+    *again = s.launches > 1;
+    return s.launched_at;
+  }
+  *again = std::max(k.calls, k.launches) > 1;
+  return k.launched_at;
+}
 
 /// One call site: a kind, a name without sizes, the regions around it.
 struct SiteStats {

@@ -563,6 +563,7 @@ class CuptiSource final : public DeviceSource {
         LaunchBegin l;
         l.correlation = cd->correlationId;
         l.symbol = cd->symbolName;
+        if (c.shape_known) l.shape_key = launch_shape_key(c.grid, c.block);
         if (self->mode_ == CuptiMode::Callbacks) {
           // No kernel record will say which stream: its launch does.
           l.device = self->device_id(cd->context);

@@ -51,11 +51,23 @@ struct LaunchBegin {
   /// during the call only; null when not known): its first launch on a
   /// thread takes the program's line.
   const char* symbol = nullptr;
+  /// Its grid and block folded into one number (launch_shape_key; 0: not
+  /// read): its first launch in each shape on a thread takes the line too.
+  std::uint64_t shape_key = 0;
   /// The stream it goes to, when the source reads it (callbacks-only mode:
   /// no kernel record will say).
   bool stream_known = false;
   std::uint32_t device = 0, stream = 0;
 };
+
+/// A launch's grid and block as LaunchBegin::shape_key: never 0.
+inline std::uint64_t launch_shape_key(const std::uint32_t grid[3],
+                                      const std::uint32_t block[3]) {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the six numbers
+  for (const std::uint32_t* v : {grid, block})
+    for (int i = 0; i < 3; ++i) h = (h ^ v[i]) * 0x100000001b3ull;
+  return h | 1;
+}
 
 /// A blocking runtime call as it begins.
 struct BlockingBegin {

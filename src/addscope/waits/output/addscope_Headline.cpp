@@ -114,22 +114,22 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
   for (std::size_t i = 0; i < starved.size() && i < kMaxStarved; ++i) {
     const KernelStats& k = *starved[i].first;
     const ShapeVerdict& v = starved[i].second;
-    // Its line: the first launch's (the one that took a stack).
-    const bool again = std::max(k.calls, k.launches) > 1;
-    std::string l =
-        (again && k.launched_at.known() ? "first launched at " : "") +
-        site_prefix(k.launched_at) + k.name + " ran as " +
-        shape_short(v.stats.shape) + " for " +
-        format_seconds(v.stats.device_s) + ", " +
-        thousands(v.occupancy.threads_in_flight) + " of the " +
-        thousands(v.occupancy.resident_threads) +
-        " threads the device holds at once";
+    // Its line: its first launch in this shape's (else the kernel's).
+    bool again = false;
+    const CodeSite& at = launched_in(k, v.stats, &again);
+    std::string l = (again && at.known() ? "first launched at " : "") +
+                    site_prefix(at) + k.name + " ran as " +
+                    shape_short(v.stats.shape) + " for " +
+                    format_seconds(v.stats.device_s) + ", " +
+                    thousands(v.occupancy.threads_in_flight) + " of the " +
+                    thousands(v.occupancy.resident_threads) +
+                    " threads the device holds at once";
     const LaunchShape fill = filling_launch(*v.device, v.stats.shape);
     if (fill.known()) {
       l += ": launched as " + shape_short(fill) + " it would keep all " +
            thousands(occupancy(*v.device, fill).threads_in_flight) + " busy";
       // In the program's words, where its line spells the launch out.
-      const std::string as = launch_line_as(k.launched_at, v.stats.shape, fill);
+      const std::string as = launch_line_as(at, v.stats.shape, fill);
       if (!as.empty()) l += " (`" + as + "`)";
     }
     lines.push_back(l);

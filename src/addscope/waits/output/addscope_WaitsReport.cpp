@@ -70,17 +70,20 @@ Analysis analyze(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
 
 // "launched at main.cpp:20 (main) as 1 x 1 (starved)" for the kernel a call
 // waited for; a kernel launched more than once is placed by its first
-// launch only (the one that took a stack): "launched as 1 x 1 (starved),
-// first at main.cpp:12 (main)".
+// launch in that shape (else its first launch: the ones that took a
+// stack): "launched as 1 x 1 (starved), first at main.cpp:12 (main)".
 std::string launch_note(const Analysis& a, const WaitShare& s) {
   const KernelView* v = a.find(s.kernel_raw);
   if (!v) return "";
-  const std::string at = site_text(v->k->launched_at);
-  const bool again = std::max(v->k->calls, v->k->launches) > 1;
-  if (v->shapes.empty())
+  if (v->shapes.empty()) {
+    const std::string at = site_text(v->k->launched_at);
+    const bool again = std::max(v->k->calls, v->k->launches) > 1;
     return at.empty() ? ""
                       : (again ? "first launched at " : "launched at ") + at;
+  }
   const ShapeVerdict& d = v->shapes.front();
+  bool again = false;
+  const std::string at = site_text(launched_in(*v->k, d.stats, &again));
   std::string n = "launched " + (at.empty() || again ? "" : "at " + at + " ") +
                   "as " + shape_short(d.stats.shape);
   if (v->shapes.size() > 1 || v->k->other_shapes.launches > 0)
@@ -266,8 +269,17 @@ void write_shapes(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
   std::vector<std::pair<double, std::string>> lines;
   for (const auto& v : a.kernels)
     for (const auto& s : v.shapes)
-      if (s.starved)
-        lines.push_back({s.stats.device_s, starved_line(v.k->name, s)});
+      if (s.starved) {
+        // Where it was launched so, after the numbers.
+        bool again = false;
+        const std::string at = site_text(launched_in(*v.k, s.stats, &again));
+        lines.push_back(
+            {s.stats.device_s, starved_line(v.k->name, s) +
+                                   (at.empty() ? ""
+                                               : (again ? "; first launched at "
+                                                        : "; launched at ") +
+                                                     at)});
+      }
   std::stable_sort(lines.begin(), lines.end(),
                    [](const std::pair<double, std::string>& x,
                       const std::pair<double, std::string>& y) {
@@ -381,11 +393,14 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     }
     os << b << k.name;
     if (k.defined_at.known()) add("def at " + site_text(k.defined_at));
-    // Its line: the first launch's (the one that took a stack).
-    if (k.launched_at.known())
-      add((std::max(k.calls, k.launches) > 1 ? "first launched at "
-                                              : "launched at ") +
-          site_text(k.launched_at));
+    // Its line: the first launch's in the shape the row shows, else the
+    // kernel's first launch's (the ones that took a stack).
+    bool again = std::max(k.calls, k.launches) > 1;
+    const CodeSite& at = v->shapes.empty()
+                             ? k.launched_at
+                             : launched_in(k, v->shapes.front().stats, &again);
+    if (at.known())
+      add((again ? "first launched at " : "launched at ") + site_text(at));
     const double waited = k.waited_hidden_s + k.waited_explicit_s;
     if (waited > 0)
       add("waited for " + format_seconds(waited) +
@@ -725,6 +740,8 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
       e["launches"] = s.stats.launches;
       e["device_s"] = s.stats.device_s;
       e["share"] = s.share;
+      bool again = false;
+      e["launched_at"] = code_site_json(launched_in(k, s.stats, &again));
       if (s.device) {
         e["blocks_per_sm"] = s.occupancy.blocks_per_sm;
         e["limited_by"] = s.occupancy.limited_by;

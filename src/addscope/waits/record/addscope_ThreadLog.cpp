@@ -109,6 +109,24 @@ EventRecord* ThreadLog::reserve(std::uint32_t n) {
   return r;
 }
 
+bool ThreadLog::first_shape(std::uint32_t slot, std::uint64_t shape) {
+  if (slot == 0 || shape == 0) return false;
+  // The pair folded into one non-zero key (two pairs that fold alike read
+  // as one: a line not taken, never a wrong one).
+  const std::uint64_t key =
+      ((shape ^ (std::uint64_t(slot) << 40)) * 0x9e3779b97f4a7c15ull) | 1;
+  std::size_t i = std::size_t(key >> 55) & (kShapes - 1);
+  for (std::size_t probe = 0; probe < kShapes; ++probe) {
+    std::uint64_t& e = shapes_[(i + probe) & (kShapes - 1)];
+    if (e == key) return false;
+    if (e == 0) {
+      e = key;
+      return true;
+    }
+  }
+  return false;  // full: no shape is new
+}
+
 std::uint32_t ThreadLog::name_slow(std::string_view s) {
   if (s.size() > kMaxName) s = s.substr(0, kMaxName);
   bool is_new = false;

@@ -127,17 +127,23 @@ class ThreadLog {
   /// Calls open on this thread (the program's Kokkos calls).
   std::uint32_t open_calls() const { return nopen_; }
   /// Whether the kernel symbol at `p` (its address: the runtime keeps one
-  /// string per kernel) was seen launched on this thread before; it is
-  /// seen from now on. A small direct-mapped table: an address pushed out
-  /// reads unseen again (then first_use() of its name decides).
-  bool symbol_seen(const void* p) {
-    const auto h = (reinterpret_cast<std::uintptr_t>(p) >> 4) *
-                   std::uintptr_t(0x9e3779b97f4a7c15ull);
-    const void*& e = symbols_[h >> (8 * sizeof(std::uintptr_t) - 8)];
-    if (e == p) return true;
-    e = p;
+  /// string per kernel) was seen launched on this thread before in shape
+  /// `shape` (a launch_shape_key, 0: unknown); it is seen from now on. A
+  /// small direct-mapped table: a pair pushed out reads unseen again (then
+  /// first_use() and first_shape() of its name decide).
+  bool launch_seen(const void* p, std::uint64_t shape) {
+    const std::uint64_t h =
+        ((std::uint64_t(reinterpret_cast<std::uintptr_t>(p)) >> 4) ^ shape) *
+        0x9e3779b97f4a7c15ull;
+    SeenLaunch& e = launches_[h >> 56];
+    if (e.symbol == p && e.shape == shape) return true;
+    e = SeenLaunch{p, shape};
     return false;
   }
+  /// The first time name slot `slot` is asked about in shape `shape` (a
+  /// launch_shape_key, not 0): a kernel's first launch in that shape on
+  /// this thread. A bounded set: once full, no shape is new.
+  bool first_shape(std::uint32_t slot, std::uint64_t shape);
   /// The first time name slot `slot` is asked about since it took its
   /// text: a kernel's first launch on this thread.
   bool first_use(std::uint32_t slot) {
@@ -213,7 +219,13 @@ class ThreadLog {
   OpenCall open_[kOpenCalls] = {};
   std::uint32_t nopen_ = 0;
   std::uint64_t used_[NameCache::kSlots / 64] = {};
-  const void* symbols_[256] = {};  // symbol_seen()
+  struct SeenLaunch {
+    const void* symbol;
+    std::uint64_t shape;
+  };
+  SeenLaunch launches_[256] = {};  // launch_seen()
+  static constexpr std::size_t kShapes = 512;
+  std::uint64_t shapes_[kShapes] = {};  // first_shape(): open addressing
   // The reader's.
   alignas(64) LogChunk* rd_ = nullptr;
   std::uint32_t rpos_ = 0;

@@ -60,6 +60,7 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
     Ledger::sort_sites(w.sites);
   for (KernelStats& k : w.kernels) {
     k.launched_at = code(k.launch_stack);
+    for (ShapeStats& s : k.shapes) s.launched_at = code(s.launch_stack);
     // A Python kernel (numba's @cuda.jit) defined in the file it was
     // launched from: its `def` line, by the last part of a qualified name
     // (numba's `with_numba.<locals>.spin`: `def spin(`).
