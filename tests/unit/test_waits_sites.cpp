@@ -845,6 +845,88 @@ TEST(WaitsSites, AKernelLaunchedInTwoShapesIsAtEachShapesLine) {
   }
 }
 
+// Each wait names the launch it waited for: that launch's line where a
+// stack was taken at it (a launch in a new shape; one after long host
+// code), else its shape's first launch's — and that launch's shape, not
+// the kernel's first.
+namespace {
+int g_starved_again_line = 0;
+ADDSCOPE_TEST_LAUNCHER_AS(program_launches_starved_again, g_starved_again_line,
+                          kSymbol, 1u, 1u)
+}  // namespace
+
+TEST(WaitsSites, AWaitNamesTheLineAndShapeOfTheLaunchItWaitedFor) {
+  addscope::TrackerOptions o;
+  o.device_records_by_hand = true;
+  o.query_devices = [] {
+    return std::vector<addscope::DeviceCapacity>{addscope_test::h200()};
+  };
+  WaitsSim s(o);
+  s.at(1.0);
+  program_launches_full(s, 1);
+  s.at(1.00002);
+  program_launches_starved(s, 2);  // a new shape: its stack
+  s.block(SyncApi::Memcpy, 1.00004, 1.3, -1, 4, 3);
+  s.at(1.30001);
+  program_launches_full(s, 3);  // seen, right after a call: no stack
+  s.block(SyncApi::Memcpy, 1.30002, 1.4, -1, 4, 3);
+  s.at(1.5);
+  program_launches_starved_again(s, 4);  // after 100 ms of host code
+  s.block(SyncApi::Memcpy, 1.50001, 1.7, -1, 4, 3);
+  // One wait for two launches of the kernel: named by the longer one's.
+  s.at(1.70001);
+  program_launches_full(s, 5);
+  s.at(1.70002);
+  program_launches_starved(s, 6);
+  s.block(SyncApi::Memcpy, 1.70003, 1.9, -1, 4, 3);
+  std::vector<addscope::Impl::DeviceKernelRecord> v{
+      ran(1, 7, 1.00001, 1.00003, kSymbol, 1056, 256),
+      ran(2, 7, 1.00005, 1.25, kSymbol, 1, 1),
+      ran(3, 7, 1.30003, 1.35, kSymbol, 1056, 256),
+      ran(4, 7, 1.50002, 1.65, kSymbol, 1, 1),
+      ran(5, 7, 1.70004, 1.71, kSymbol, 1056, 256),
+      ran(6, 7, 1.71, 1.85, kSymbol, 1, 1)};
+  s.t->on_device_kernels(v);
+  s.at(2.0);
+  const addscope::WaitsSnapshot w = s.done();
+  const nlohmann::json j = nlohmann::json::parse(addscope::waits_json(w));
+  ASSERT_EQ(j["waits"].size(), 4u) << j["waits"].dump();
+  auto waited = [&](std::size_t i) -> const nlohmann::json& {
+    return j["waits"][i]["waited_for"][0];
+  };
+  for (std::size_t i = 0; i < 4; ++i)
+    ASSERT_FALSE(j["waits"][i]["waited_for"].empty()) << j["waits"].dump();
+  EXPECT_EQ(waited(0)["launched_as"], "1 x 1");
+  EXPECT_EQ(waited(0)["starved"], true);
+  EXPECT_EQ(waited(1)["launched_as"], "1,056 x 256") << waited(1).dump();
+  EXPECT_EQ(waited(1)["starved"], false);
+  EXPECT_EQ(waited(2)["launched_as"], "1 x 1");
+  ASSERT_EQ(j["waits"][3]["waited_for"].size(), 1u);
+  EXPECT_EQ(waited(3)["launched_as"], "1 x 1") << waited(3).dump();
+  const std::string line1 = j["waits"][1]["line"];
+  EXPECT_EQ(line1.find("other shapes"), std::string::npos) << line1;
+  EXPECT_EQ(line1.find("starved"), std::string::npos) << line1;
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+  EXPECT_EQ(waited(0)["launched_at"]["line"], g_starved_line)
+      << waited(0).dump();
+  // Its shape's first launch, one of two there.
+  EXPECT_EQ(waited(1)["launched_at"]["line"], g_full_line) << waited(1).dump();
+  EXPECT_NE(line1.find(", first at unit/test_waits_sites.cpp:" +
+                       std::to_string(g_full_line)),
+            std::string::npos)
+      << line1;
+  // Its own line, not its shape's first launch's.
+  EXPECT_EQ(waited(2)["launched_at"]["line"], g_starved_again_line)
+      << waited(2).dump();
+  const std::string line2 = j["waits"][2]["line"];
+  EXPECT_NE(line2.find("launched at unit/test_waits_sites.cpp:" +
+                       std::to_string(g_starved_again_line) +
+                       " (program_launches_starved_again) as 1 x 1 (starved)"),
+            std::string::npos)
+      << line2;
+#endif
+}
+
 // The device idle because the program synchronized, in a call of its own
 // (a CUDA program: no Kokkos call around it): each idle row of round trips
 // is at the program's line — the same call at two lines is two rows, the

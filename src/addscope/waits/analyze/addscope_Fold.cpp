@@ -71,19 +71,29 @@ void Fold::host_kernel(std::uint32_t what, double seconds, DeviceKind kind) {
 
 void Fold::call(LiveCall& lc) {
   const double dur = std::max(0.0, lc.end_s - lc.begin_s);
-  // Merge the shares by kernel name, longest first.
+  // Merge the shares by kernel name, longest first; each name keeps the
+  // launch of its longest single share (its line and shape).
   std::vector<Share> merged;
   if (lc.shares.size() <= 1) {
     merged.swap(lc.shares);
   } else {
+    std::vector<double> longest;  // per merged name
     for (const auto& s : lc.shares) {
       auto it = std::find_if(merged.begin(), merged.end(), [&](const Share& m) {
         return m.kernel == s.kernel;
       });
-      if (it == merged.end())
+      if (it == merged.end()) {
         merged.push_back(s);
-      else
-        it->wait_s += s.wait_s;
+        longest.push_back(s.wait_s);
+        continue;
+      }
+      double& most = longest[std::size_t(it - merged.begin())];
+      if (s.wait_s > most) {
+        most = s.wait_s;
+        it->launch_stack = s.launch_stack;
+        it->shape = s.shape;
+      }
+      it->wait_s += s.wait_s;
     }
     std::sort(merged.begin(), merged.end(), [](const Share& a, const Share& b) {
       return a.wait_s > b.wait_s;
@@ -133,8 +143,14 @@ void Fold::call(LiveCall& lc) {
       for (const auto& s : merged)
         if (s.wait_s > 0) {
           const std::uint32_t sh = names_.short_id(s.kernel);
-          c.waited_for.push_back(
-              {names_[sh], s.wait_s, names_[s.kernel], s.stream});
+          WaitShare w;
+          w.kernel = names_[sh];
+          w.wait_s = s.wait_s;
+          w.kernel_raw = names_[s.kernel];
+          w.stream = s.stream;
+          w.shape = s.shape;
+          w.launch_stack = s.launch_stack;
+          c.waited_for.push_back(std::move(w));
         }
       if (trace_) trace_->waiting_call(c);
       ledger_.keep_details(std::move(c), recent);

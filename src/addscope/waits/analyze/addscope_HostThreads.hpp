@@ -28,6 +28,9 @@ struct Share {
   std::uint32_t kernel;  // name id
   std::uint32_t stream;
   double wait_s;
+  // The kernel's launch: its stack (0: none taken there) and shape.
+  std::uint32_t launch_stack = 0;
+  LaunchShape shape;
 };
 
 /// What a wait is charged to: an open call, or a finished one whose

@@ -172,7 +172,8 @@ void Replay::attribute_blocking(LiveBlocking& lb) {
     if ((k.owner_call != 0 && k.owner_call == b.call) ||
         (owner->own_launch != 0 && k.launch == owner->own_launch))
       continue;  // a call waiting for its own kernel: its own work
-    owner->shares.push_back({k.name, k.stream, share[i]});
+    owner->shares.push_back(
+        {k.name, k.stream, share[i], k.launch_stack, k.shape});
     total += share[i];
     if (tr) {
       const double ke = std::min(k.end_s, b.end_s);

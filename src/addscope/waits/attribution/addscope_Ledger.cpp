@@ -9,12 +9,6 @@ namespace {
 bool longer_wait(const CallRecord& a, const CallRecord& b) {
   return a.wait_s != b.wait_s ? a.wait_s > b.wait_s : a.id < b.id;
 }
-bool same_shape(const LaunchShape& a, const LaunchShape& b) {
-  return std::memcmp(a.grid, b.grid, sizeof a.grid) == 0 &&
-         std::memcmp(a.block, b.block, sizeof a.block) == 0 &&
-         a.registers == b.registers && a.shared_static == b.shared_static &&
-         a.shared_dynamic == b.shared_dynamic;
-}
 // The keys of the "(other ...)" entries past a cap.
 constexpr std::uint32_t kOtherKernels = 0xffffffffu;
 const Ledger::SiteKey kOtherSites{CallKind::Step, ~0u, ~0u, ~0u};

@@ -5,6 +5,7 @@
 #define ADDSCOPE_WAITS_MODEL_WAITRECORDS_HPP
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,15 @@ struct LaunchShape {
     return (long long)block[0] * block[1] * block[2];
   }
 };
+
+/// Two launches of one configuration (grid, block, registers, shared
+/// memory).
+inline bool same_shape(const LaunchShape& a, const LaunchShape& b) {
+  return std::memcmp(a.grid, b.grid, sizeof a.grid) == 0 &&
+         std::memcmp(a.block, b.block, sizeof a.block) == 0 &&
+         a.registers == b.registers && a.shared_static == b.shared_static &&
+         a.shared_dynamic == b.shared_dynamic;
+}
 
 /// One kernel as the device ran it. Times are seconds on the tracker's host
 /// clock (device timestamps mapped onto it).
@@ -77,6 +87,13 @@ struct WaitShare {
   double wait_s = 0;
   std::string kernel_raw;  ///< the name as Kokkos or the device gave it
   std::uint32_t stream = 0;
+  /// The launch it waited for (the longest, when it waited for several of
+  /// one name): its shape (unknown without device records) and where it
+  /// was launched, when a stack was taken at that launch (the analyzer's
+  /// stack id, resolved into `launched_at`).
+  LaunchShape shape;
+  std::uint32_t launch_stack = 0;
+  CodeSite launched_at;
 };
 
 /// A host call and the waits charged to it.

@@ -18,7 +18,9 @@ namespace addscope {
 struct WaitedKernelShape {
   std::string launched_as;  ///< e.g. "1 x 1"; "" when unknown
   bool starved = false;
-  /// Where the program first launched it (KernelStats::launched_at).
+  /// Where the program launched it: the launch waited for where a stack
+  /// was taken there, else the first launch in its shape, else the
+  /// kernel's first launch.
   CodeSite launched_at;
 };
 using WaitedKernelShapes = std::function<WaitedKernelShape(const WaitShare&)>;
@@ -30,7 +32,7 @@ nlohmann::json code_site_json(const CodeSite& s);
 /// `c` as JSON: id, what, site, code, kind, class, thread, begin_s, duration_s,
 /// wait_s, own_s, wait_is_bound, regions, context, via, waited_for[]
 /// (kernel, kernel_raw, wait_s, stream, launched_as, starved, launched_at:
-/// the line of its first launch, null unknown) and line.
+/// its launch's line as WaitedKernelShape says, null unknown) and line.
 /// `line` is the call in one line of text (empty: format_attribution(c));
 /// `shapes` says how each kernel was launched (none: launched_as null,
 /// starved false).

@@ -68,28 +68,57 @@ Analysis analyze(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
   return a;
 }
 
+// The launch a call waited for, as the report names it: the verdict on its
+// shape (the waited launch's own; else, unknown, the kernel's first shape)
+// and its line: that launch's own where a stack was taken at it, else its
+// shape's first launch's, else the kernel's first launch's (`again`: a
+// first launch of several).
+struct WaitedLaunch {
+  const ShapeVerdict* shape = nullptr;  // null: no shape known
+  bool exact = false;                   // `shape` is the waited launch's
+  const CodeSite* at = nullptr;
+  bool again = false;
+};
+WaitedLaunch waited_launch(const KernelView& v, const WaitShare& s) {
+  WaitedLaunch l;
+  if (s.shape.known())
+    for (const auto& d : v.shapes)
+      if (same_shape(d.stats.shape, s.shape)) {
+        l.shape = &d;
+        l.exact = true;
+        break;
+      }
+  if (!l.shape && !v.shapes.empty()) l.shape = &v.shapes.front();
+  if (s.launched_at.known()) {
+    l.at = &s.launched_at;
+  } else if (l.shape) {
+    l.at = &launched_in(*v.k, l.shape->stats, &l.again);
+  } else {
+    l.at = &v.k->launched_at;
+    l.again = std::max(v.k->calls, v.k->launches) > 1;
+  }
+  return l;
+}
+
 // "launched at main.cpp:20 (main) as 1 x 1 (starved)" for the kernel a call
-// waited for; a kernel launched more than once is placed by its first
-// launch in that shape (else its first launch: the ones that took a
-// stack): "launched as 1 x 1 (starved), first at main.cpp:12 (main)".
+// waited for, at the launch it waited for (WaitedLaunch); one placed by a
+// first launch of several: "launched as 1 x 1 (starved), first at
+// main.cpp:12 (main)".
 std::string launch_note(const Analysis& a, const WaitShare& s) {
   const KernelView* v = a.find(s.kernel_raw);
   if (!v) return "";
-  if (v->shapes.empty()) {
-    const std::string at = site_text(v->k->launched_at);
-    const bool again = std::max(v->k->calls, v->k->launches) > 1;
+  const WaitedLaunch l = waited_launch(*v, s);
+  const std::string at = site_text(*l.at);
+  if (!l.shape)
     return at.empty() ? ""
-                      : (again ? "first launched at " : "launched at ") + at;
-  }
-  const ShapeVerdict& d = v->shapes.front();
-  bool again = false;
-  const std::string at = site_text(launched_in(*v->k, d.stats, &again));
-  std::string n = "launched " + (at.empty() || again ? "" : "at " + at + " ") +
-                  "as " + shape_short(d.stats.shape);
-  if (v->shapes.size() > 1 || v->k->other_shapes.launches > 0)
+                      : (l.again ? "first launched at " : "launched at ") + at;
+  std::string n = "launched " +
+                  (at.empty() || l.again ? "" : "at " + at + " ") + "as " +
+                  shape_short(l.shape->stats.shape);
+  if (!l.exact && (v->shapes.size() > 1 || v->k->other_shapes.launches > 0))
     n += " and other shapes";
-  if (d.starved) n += " (starved)";
-  if (!at.empty() && again) n += ", first at " + at;
+  if (l.shape->starved) n += " (starved)";
+  if (!at.empty() && l.again) n += ", first at " + at;
   return n;
 }
 
@@ -693,11 +722,13 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
         call_record_json(*cp, wait_line(a, *cp), [&](const WaitShare& s) {
           WaitedKernelShape k;
           const KernelView* v = a.find(s.kernel_raw);
-          if (v && !v->shapes.empty()) {
-            k.launched_as = shape_short(v->shapes.front().stats.shape);
-            k.starved = v->shapes.front().starved;
+          if (!v) return k;
+          const WaitedLaunch l = waited_launch(*v, s);
+          if (l.shape) {
+            k.launched_as = shape_short(l.shape->stats.shape);
+            k.starved = l.shape->starved;
           }
-          if (v) k.launched_at = v->k->launched_at;
+          k.launched_at = *l.at;
           return k;
         }));
   j["waits"] = waits;

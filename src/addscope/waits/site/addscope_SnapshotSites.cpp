@@ -47,7 +47,10 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   auto code = [&](std::uint32_t stack) {
     return stack ? resolver.resolve(stacks[stack], name_of) : CodeSite();
   };
-  for (CallRecord& c : w.waits) c.code = code(c.stack);
+  for (CallRecord& c : w.waits) {
+    c.code = code(c.stack);
+    for (WaitShare& s : c.waited_for) s.launched_at = code(s.launch_stack);
+  }
   for (SiteStats& s : w.sites) s.code = code(s.stack);
   // One row per call at a line: the same line reached by two stacks (two
   // callers of one function, an interpreter's frames) is one site.
