@@ -824,6 +824,9 @@ TEST(WaitsSites, AKernelLaunchedInTwoShapesIsAtEachShapesLine) {
     ASSERT_NE(ran_as, std::string::npos) << t;
     EXPECT_NE(t.find("ran as 1 x 1", ran_as), std::string::npos) << t;
     EXPECT_NE(t.find("; launched at " + starved_at), std::string::npos) << t;
+    // The run's end closes the thread's last interval after the run: not
+    // late.
+    EXPECT_EQ(t.find("after their time"), std::string::npos) << t;
     // The kernels table's row shows the shape with the most time, and its
     // line.
     const std::size_t row = t.find("[STARVED; +1 other shape");

@@ -82,6 +82,9 @@ void IdleBlame::add_host_interval(const HostInterval& h) {
   v.begin = to_ns(h.begin_s);
   v.end = to_ns(h.end_s);
   if (v.end == v.begin) return;  // nothing done: it covers no time
+  // After the run's end (the thread's last interval, closed when the
+  // tracker stops): no gap of the run lies in it; not late, nothing to do.
+  if (run_bounds_ && v.begin >= run_end_) return;
   if (v.begin < watermark_) {
     ++dropped_.late_intervals;
     return;
