@@ -763,6 +763,16 @@ TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
 // first launch.
 namespace {
 int g_full_line = 0, g_starved_line = 0;
+// Device records given by hand, on a synthetic H200 (launch shapes judged).
+addscope::TrackerOptions on_an_h200(bool sites = true) {
+  addscope::TrackerOptions o;
+  o.device_records_by_hand = true;
+  o.sites = sites;
+  o.query_devices = [] {
+    return std::vector<addscope::DeviceCapacity>{addscope_test::h200()};
+  };
+  return o;
+}
 ADDSCOPE_TEST_LAUNCHER_AS(program_launches_full, g_full_line, kSymbol, 1056u,
                           256u)
 ADDSCOPE_TEST_LAUNCHER_AS(program_launches_starved, g_starved_line, kSymbol, 1u,
@@ -771,13 +781,7 @@ ADDSCOPE_TEST_LAUNCHER_AS(program_launches_starved, g_starved_line, kSymbol, 1u,
 
 TEST(WaitsSites, AKernelLaunchedInTwoShapesIsAtEachShapesLine) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    o.query_devices = [] {
-      return std::vector<addscope::DeviceCapacity>{addscope_test::h200()};
-    };
-    WaitsSim s(o);
+    WaitsSim s(on_an_h200(sites));
     s.at(1.0);
     program_launches_full(s, 1);
     s.at(1.001);
@@ -859,12 +863,7 @@ ADDSCOPE_TEST_LAUNCHER_AS(program_launches_starved_again, g_starved_again_line,
 }  // namespace
 
 TEST(WaitsSites, AWaitNamesTheLineAndShapeOfTheLaunchItWaitedFor) {
-  addscope::TrackerOptions o;
-  o.device_records_by_hand = true;
-  o.query_devices = [] {
-    return std::vector<addscope::DeviceCapacity>{addscope_test::h200()};
-  };
-  WaitsSim s(o);
+  WaitsSim s(on_an_h200());
   s.at(1.0);
   program_launches_full(s, 1);
   s.at(1.00002);
