@@ -39,7 +39,8 @@ const std::vector<WaitsSetting>& waits_settings() {
       {"ADDSCOPE_WAITS_SITES", "--sites", "MODE", "on",
        "on: name each wait and launch at the program's own line of code (a "
        "stack taken where a call lasted at least the threshold, at each "
-       "kernel's first launch, and at a launch after 100 us of host code; -g "
+       "kernel's first launch and its first in each launch shape, and at a "
+       "launch after 100 us of host code; -g "
        "gives file:line, else module+offset); off: no stack is taken"},
       {"ADDSCOPE_WAITS_VERBOSE", "-v", "", "0",
        "1: say on stderr how the tool came in and what CUPTI delivered"},
