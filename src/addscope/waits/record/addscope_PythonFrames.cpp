@@ -127,6 +127,10 @@ struct OtherFrames {
     if (std::size_t(l->code_size) > sizeof room->code ||
         !copy_in(code, room->code, std::size_t(l->code_size)))
       return -1;
+    // The copy is still a code object (checked before on the live one).
+    void* code_type = nullptr;
+    std::memcpy(&code_type, room->code + 8, sizeof code_type);
+    if (g_py.code_type && code_type != g_py.code_type) return -1;
     void* table = nullptr;
     std::memcpy(&table, room->code + l->code_linetable, sizeof table);
     constexpr int kBytesData = 32;  // PyBytesObject's ob_sval
