@@ -2,9 +2,13 @@
 // program's (rules on synthetic frames), and real stacks of this test binary
 // symbolized from its debug info (this file is compiled with -g).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -12,6 +16,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "addscope/waits/model/addscope_CodeSite.hpp"
@@ -332,6 +337,52 @@ TEST(WaitsSites, ACapturedStackResolvesToThisFilesLine) {
   // An address in no module: nothing known, no crash.
   EXPECT_FALSE(r.resolve({0x10}).known());
   EXPECT_FALSE(r.resolve({}).known());
+}
+
+// fork() while another thread is inside the unwinder: the child (only the
+// forking thread) captures a stack at once and exits; a lock the other
+// thread held at fork() would keep it waiting until it is killed.
+TEST(WaitsSites, AForkWhileAnotherThreadUnwindsLeavesTheChildAbleToUnwind) {
+  std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> taken{0};
+  auto unwind = [&] {
+    std::uint64_t pcs[addscope::Impl::kMaxStackFrames];
+    while (!stop)
+      if (capture_stack(pcs, addscope::Impl::kMaxStackFrames) > 0) ++taken;
+  };
+  std::thread unwinders[2] = {std::thread(unwind), std::thread(unwind)};
+  int hung = 0, empty = 0;
+  for (int k = 0; k < 1000; ++k) {
+    addscope::Impl::hold_stack_capture_for_fork();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      addscope::Impl::release_stack_capture_after_fork(true);
+      std::uint64_t pcs[addscope::Impl::kMaxStackFrames];
+      _exit(capture_stack(pcs, addscope::Impl::kMaxStackFrames) > 0 ? 0 : 3);
+    }
+    addscope::Impl::release_stack_capture_after_fork(false);
+    ASSERT_GT(pid, 0);
+    // 10 s for a child that unwinds once, then it is killed as hung.
+    int st = 0;
+    pid_t got = 0;
+    for (int ms = 0; ms < 10000 && got == 0; ++ms) {
+      got = ::waitpid(pid, &st, WNOHANG);
+      if (got == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (got == 0) {
+      ::kill(pid, SIGKILL);
+      got = ::waitpid(pid, &st, 0);
+      ++hung;
+    }
+    ASSERT_EQ(got, pid);
+    if (WIFEXITED(st) && WEXITSTATUS(st) != 0) ++empty;
+    if (hung) break;
+  }
+  stop = true;
+  for (std::thread& u : unwinders) u.join();
+  EXPECT_EQ(hung, 0) << "a child hung in the unwinder";
+  EXPECT_EQ(empty, 0) << "a child took no stack";
+  EXPECT_GT(taken.load(), 0u) << "the other thread never unwound";
 }
 
 // ---- the tracker: stacks taken on the program's thread, resolved at the

@@ -323,10 +323,12 @@ bool SyncTracker::open_trace(const std::string& path, std::string* error) {
 // The prepare handler takes every lock the tool has, in one order (the
 // analyzer's, the device state's, the registries', the logs', the chunk
 // pool's), so that the child's copies are consistent and free: the child
-// then starts empty.
+// then starts empty. Before them, stack captures are held and drained (a
+// thread inside the unwinder at fork() would leave the child its lock).
 
 void SyncTracker::prepare_fork() {
   Parts& p = *p_;
+  Impl::hold_stack_capture_for_fork();
   p.analyzer.lock_for_fork();
   p.ctl.lock();
   Impl::LogRegistry::global_mutex().lock();
@@ -341,6 +343,7 @@ void SyncTracker::after_fork_parent() {
   Impl::LogRegistry::global_mutex().unlock();
   p.ctl.unlock();
   p.analyzer.unlock_after_fork_parent();
+  Impl::release_stack_capture_after_fork(false);
 }
 
 void SyncTracker::after_fork_child() {
@@ -363,6 +366,7 @@ void SyncTracker::after_fork_child() {
   p.analyzer.reset_after_fork_child();
   p.analyzer.unlock_after_fork_parent();
   Impl::forget_python_threads();  // the parent's others did not fork
+  Impl::release_stack_capture_after_fork(true);
   device_settled_ = false;
 }
 

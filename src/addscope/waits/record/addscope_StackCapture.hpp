@@ -21,6 +21,14 @@ constexpr std::uint32_t kMaxStackFrames = 32;
 /// first, this function's own caller first; how many.
 std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max);
 
+/// fork(): stops new captures (they take no stack meanwhile) and waits for
+/// those under way — a thread inside the unwinder at fork() would leave its
+/// lock held in the child for good.
+void hold_stack_capture_for_fork();
+/// After fork(), in the parent and in the child (`child`): captures take
+/// stacks again.
+void release_stack_capture_after_fork(bool child);
+
 /// Loads what the unwinder loads on its first use (outside any callback).
 void prepare_stack_capture();
 
