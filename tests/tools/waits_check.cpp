@@ -248,9 +248,14 @@ std::vector<Slice> check_trace(const std::string& path, bool expect_device) {
     const std::string ph = e["ph"];
     if (ph == "X") {
       const json a = e.value("args", json::object());
+      // A line the tool could not name is null (an idle slice's) or absent.
+      auto text = [&](const char* key) {
+        return a.is_object() && a.contains(key) && a[key].is_string()
+                   ? a[key].get<std::string>()
+                   : std::string();
+      };
       slices.push_back({e["pid"], e.value("tid", 0LL), e["ts"], e["dur"],
-                        e["name"], a.is_object() ? a.value("code", "") : "",
-                        a.is_object() ? a.value("launched_at", "") : ""});
+                        e["name"], text("code"), text("launched_at")});
     }
     if (ph == "s" || ph == "f") flows[e["id"].get<long long>()].push_back(e);
   }

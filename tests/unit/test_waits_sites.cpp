@@ -1,7 +1,9 @@
 // The program's own line of code (site/): which frame of a stack is the
 // program's (rules on synthetic frames), and real stacks of this test binary
 // symbolized from its debug info (this file is compiled with -g).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,7 +71,11 @@ TEST(WaitsSites, ForeignModulesAreTheToolsTheRuntimesAndTheFrameworks) {
         "/venv/lib/python3.12/site-packages/cupy/_core/core.so",
         "/usr/lib/python3/dist-packages/numpy/core/x.so",
         "/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0",
-        "/usr/lib/x86_64-linux-gnu/libmpi.so.40", ""})
+        "/usr/lib/x86_64-linux-gnu/libmpi.so.40",
+        // the driver's mappings, which libdw lists as modules: on the H100
+        // every stack taken inside a CUPTI callback of a Kokkos program
+        // named one as the program's line (nvidiactl+0x487d162)
+        "/dev/nvidiactl", "/dev/nvidia0", "/dev/nvidia-uvm", "[vdso]", ""})
     EXPECT_TRUE(is_foreign_module(m)) << m;
   for (const char* m : {"/home/u/app/build/solver", "/home/u/lib/libphysics.so",
                         "/home/u/app/a.out", "/opt/lib/libcudaish_app.so"})
@@ -624,6 +630,38 @@ TEST(WaitsSites, AnInlinedCallIsAFrameOfItsOwn) {
 #else
   EXPECT_EQ(frames.size(), 1u);
 #endif
+}
+
+// An address in a mapped device file (libdw lists /dev/nvidiactl, which the
+// CUDA driver maps many times, as a module): read as that file, never as a
+// line or function of the program's, and never chosen as the program's
+// frame (on the H100 every CUPTI callback's stack in a Kokkos program read
+// as "nvidiactl+0x487d162").
+TEST(WaitsSites, AnAddressInAMappedDeviceFileIsNeverTheProgramsFrame) {
+  const int fd = ::open("/dev/zero", O_RDONLY);
+  ASSERT_GE(fd, 0);
+  const std::size_t len = 1 << 20;
+  void* p = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  ASSERT_NE(p, MAP_FAILED);
+  const std::uint64_t pc = reinterpret_cast<std::uint64_t>(p) + 4097;
+  addscope::Impl::Symbolizer sym;
+  const std::vector<SourceFrame> frames = sym.frames_at(pc);
+  ::munmap(p, len);
+  ASSERT_EQ(frames.size(), 1u);
+  EXPECT_TRUE(frames[0].file.empty()) << frames[0].file;
+  EXPECT_TRUE(frames[0].function.empty()) << frames[0].function;
+  EXPECT_EQ(frames[0].line, 0);
+  // libdw names the device file; without libdw nothing names the address.
+  EXPECT_TRUE(frames[0].module.empty() || frames[0].module == "/dev/zero")
+      << frames[0].module;
+  // Beneath it, a frame of the program's: that one is the site.
+  SourceFrame program;
+  program.module = "/home/u/app/solver";
+  program.file = "/home/u/app/solver.cpp";
+  program.line = 12;
+  program.function = "main";
+  EXPECT_EQ(choose_program_frame({frames[0], program}), 1);
 }
 
 // One call site at two lines is two rows, each with its own calls and its

@@ -22,6 +22,12 @@ bool contains(std::string_view s, std::string_view p) {
 
 bool is_foreign_module(std::string_view module_path) {
   if (module_path.empty()) return true;  // no module: generated code
+  // A device file mapped into memory (/dev/nvidiactl, /dev/nvidia0,
+  // /dev/nvidia-uvm: the driver's mappings, which libdw also lists as
+  // modules) or a pseudo-mapping ([vdso], [anon:...]): never the program's
+  // code.
+  if (starts_with(module_path, "/dev/") || starts_with(module_path, "["))
+    return true;
   // A framework's own binaries (CuPy, PyTorch, numba) live in its package.
   if (contains(module_path, "/site-packages/") ||
       contains(module_path, "/dist-packages/"))

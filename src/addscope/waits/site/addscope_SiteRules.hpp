@@ -25,7 +25,8 @@ struct SourceFrame {
   std::string language = "native";  ///< "c++", "c", "fortran" from debug info
 };
 
-/// A module the program's own code is never in (by its file name).
+/// A module the program's own code is never in (by its file name; a device
+/// file or pseudo-mapping, which holds no code of the program, included).
 bool is_foreign_module(std::string_view module_path);
 /// A source file the program's own code is never in: Kokkos' and Kokkos
 /// Kernels' headers and sources, the C++ standard library's, the tool's.

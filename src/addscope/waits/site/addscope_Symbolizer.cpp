@@ -50,6 +50,22 @@ std::string short_function(const char* symbol) {
   return cut == std::string::npos ? name : name.substr(0, cut);
 }
 
+namespace {
+// The object the dynamic linker loaded at address `a` (dladdr): its file,
+// the offset in it and the nearest exported symbol; empty if none.
+SourceFrame loaded_object_at(std::uint64_t a) {
+  SourceFrame f;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(a), &info) && info.dli_fname &&
+      *info.dli_fname) {
+    f.module = info.dli_fname;
+    f.offset = a - reinterpret_cast<std::uint64_t>(info.dli_fbase);
+    f.function = short_function(info.dli_sname);
+  }
+  return f;
+}
+}  // namespace
+
 #ifdef ADDSCOPE_HAVE_LIBDW
 
 struct Symbolizer::Dw {
@@ -118,7 +134,20 @@ const std::vector<SourceFrame>& Symbolizer::frames_at(std::uint64_t pc) {
     return out;
   }
   Dwarf_Addr start = 0, elf_bias = 0;
-  dwfl_module_getelf(m, &elf_bias);  // finds its file: named below
+  // Finds its file: named below. None for a module that is no ELF file:
+  // libdw lists every mapped file, the driver's device files included
+  // (/dev/nvidiactl, mapped many times around libcuda): the dynamic
+  // linker, which knows only the objects it loaded, names the address.
+  if (!dwfl_module_getelf(m, &elf_bias)) {
+    out.push_back(loaded_object_at(a));
+    if (out.back().module.empty()) {
+      const char* name = dwfl_module_info(m, nullptr, &start, nullptr, nullptr,
+                                          nullptr, nullptr, nullptr);
+      out.back().module = name ? name : "";
+      out.back().offset = a - start;
+    }
+    return out;
+  }
   const char* main_file = nullptr;
   const char* name = dwfl_module_info(m, nullptr, &start, nullptr, nullptr,
                                       nullptr, &main_file, nullptr);
@@ -214,15 +243,7 @@ const std::vector<SourceFrame>& Symbolizer::frames_at(std::uint64_t pc) {
   auto hit = cache_.find(pc);
   if (hit != cache_.end()) return hit->second;
   std::vector<SourceFrame>& out = cache_[pc];
-  SourceFrame f;
-  Dl_info info{};
-  const std::uint64_t a = pc ? pc - 1 : 0;
-  if (dladdr(reinterpret_cast<void*>(a), &info) && info.dli_fname) {
-    f.module = info.dli_fname;
-    f.offset = a - reinterpret_cast<std::uint64_t>(info.dli_fbase);
-    f.function = short_function(info.dli_sname);
-  }
-  out.push_back(f);
+  out.push_back(loaded_object_at(pc ? pc - 1 : 0));
   return out;
 }
 
