@@ -632,36 +632,48 @@ TEST(WaitsSites, AnInlinedCallIsAFrameOfItsOwn) {
 #endif
 }
 
-// An address in a mapped device file (libdw lists /dev/nvidiactl, which the
-// CUDA driver maps many times, as a module): read as that file, never as a
-// line or function of the program's, and never chosen as the program's
-// frame (on the H100 every CUPTI callback's stack in a Kokkos program read
-// as "nvidiactl+0x487d162").
-TEST(WaitsSites, AnAddressInAMappedDeviceFileIsNeverTheProgramsFrame) {
+// Code in anonymous memory between two mappings of one device file: libdw
+// lists the device file as one module spanning both and the hole between
+// (the CUDA driver maps /dev/nvidiactl many times; on the H100 a return
+// address in such a hole, inside every CUPTI callback's stack of a Kokkos
+// program, read as the program's line "nvidiactl+0x487d162"). Read as that
+// file, never as a line or function of the program's, and never chosen as
+// the program's frame.
+TEST(WaitsSites, CodeBetweenMappingsOfADeviceFileIsNeverTheProgramsFrame) {
+  const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
+  char* base =
+      static_cast<char*>(::mmap(nullptr, 3 * page, PROT_READ | PROT_EXEC,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(base, MAP_FAILED);
   const int fd = ::open("/dev/zero", O_RDONLY);
   ASSERT_GE(fd, 0);
-  const std::size_t len = 1 << 20;
-  void* p = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE, fd, 0);
+  for (std::size_t at : {std::size_t(0), 2 * page})
+    ASSERT_NE(
+        ::mmap(base + at, page, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0),
+        MAP_FAILED);
   ::close(fd);
-  ASSERT_NE(p, MAP_FAILED);
-  const std::uint64_t pc = reinterpret_cast<std::uint64_t>(p) + 4097;
-  addscope::Impl::Symbolizer sym;
-  const std::vector<SourceFrame> frames = sym.frames_at(pc);
-  ::munmap(p, len);
-  ASSERT_EQ(frames.size(), 1u);
-  EXPECT_TRUE(frames[0].file.empty()) << frames[0].file;
-  EXPECT_TRUE(frames[0].function.empty()) << frames[0].function;
-  EXPECT_EQ(frames[0].line, 0);
-  // libdw names the device file; without libdw nothing names the address.
-  EXPECT_TRUE(frames[0].module.empty() || frames[0].module == "/dev/zero")
-      << frames[0].module;
-  // Beneath it, a frame of the program's: that one is the site.
+  std::vector<SourceFrame> frames;
+  {
+    addscope::Impl::Symbolizer sym;
+    for (std::size_t at : {page + 17, std::size_t(17)})  // the hole, the file
+      frames.push_back(
+          sym.frames_at(reinterpret_cast<std::uint64_t>(base + at)).at(0));
+  }
+  ::munmap(base, 3 * page);
+  for (const SourceFrame& f : frames) {
+    EXPECT_TRUE(f.file.empty()) << f.file;
+    EXPECT_TRUE(f.function.empty()) << f.function;
+    EXPECT_EQ(f.line, 0);
+    // libdw names the device file; without libdw nothing names the address.
+    EXPECT_TRUE(f.module.empty() || f.module == "/dev/zero") << f.module;
+  }
+  // Beneath them, a frame of the program's: that one is the site.
   SourceFrame program;
   program.module = "/home/u/app/solver";
   program.file = "/home/u/app/solver.cpp";
   program.line = 12;
   program.function = "main";
-  EXPECT_EQ(choose_program_frame({frames[0], program}), 1);
+  EXPECT_EQ(choose_program_frame({frames[0], frames[1], program}), 2);
 }
 
 // One call site at two lines is two rows, each with its own calls and its

@@ -135,9 +135,11 @@ const std::vector<SourceFrame>& Symbolizer::frames_at(std::uint64_t pc) {
   }
   Dwarf_Addr start = 0, elf_bias = 0;
   // Finds its file: named below. None for a module that is no ELF file:
-  // libdw lists every mapped file, the driver's device files included
-  // (/dev/nvidiactl, mapped many times around libcuda): the dynamic
-  // linker, which knows only the objects it loaded, names the address.
+  // libdw lists every mapped file as a module spanning all its mappings and
+  // the anonymous memory between them (the driver maps /dev/nvidiactl many
+  // times; code generated between two of its mappings reads as in it): the
+  // dynamic linker, which knows only the objects it loaded, names the
+  // address if it can.
   if (!dwfl_module_getelf(m, &elf_bias)) {
     out.push_back(loaded_object_at(a));
     if (out.back().module.empty()) {
