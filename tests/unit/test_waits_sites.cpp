@@ -29,6 +29,7 @@
 #include "addscope/waits/site/addscope_SiteRules.hpp"
 #include "addscope/waits/site/addscope_SnapshotSites.hpp"
 #include "addscope/waits/site/addscope_Symbolizer.hpp"
+#include "child_process.hpp"
 #include "waits_sim.hpp"
 
 using addscope::CallKind;
@@ -370,18 +371,10 @@ TEST(WaitsSites, AForkWhileAnotherThreadUnwindsLeavesTheChildAbleToUnwind) {
     ASSERT_GT(pid, 0);
     // 10 s for a child that unwinds once, then it is killed as hung.
     int st = 0;
-    pid_t got = 0;
-    for (int ms = 0; ms < 10000 && got == 0; ++ms) {
-      got = ::waitpid(pid, &st, WNOHANG);
-      if (got == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    if (got == 0) {
-      ::kill(pid, SIGKILL);
-      got = ::waitpid(pid, &st, 0);
+    if (!addscope_test::wait_or_kill(pid, 10.0, &st))
       ++hung;
-    }
-    ASSERT_EQ(got, pid);
-    if (WIFEXITED(st) && WEXITSTATUS(st) != 0) ++empty;
+    else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+      ++empty;
     if (hung) break;
   }
   stop = true;

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "addscope/waits/tool/addscope_ToolStart.hpp"
+#include "child_process.hpp"
 
 using addscope::Impl::announce_tool_start;
 using addscope::Impl::FrontDoor;
@@ -100,7 +101,7 @@ TEST(WaitsToolStart, AForkedChildAnnouncesItself) {
     ::_exit(again ? 0 : 1);
   }
   int st = 0;
-  ASSERT_EQ(::waitpid(child, &st, 0), child);
+  ASSERT_TRUE(addscope_test::wait_or_kill(child, 10.0, &st)) << "child hung";
   EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
   EXPECT_EQ(slurp(p), "kokkos " + pid() + "\ncuda-injection " +
                           std::to_string(long(child)) + "\n");
