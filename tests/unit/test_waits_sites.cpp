@@ -1057,6 +1057,87 @@ __attribute__((noinline)) void program_blocks_at_b(WaitsSim& s, double t0,
 }
 }  // namespace
 
+// One line's synchronize on several streams (a CuPy program with a stream
+// per thread): one row at that line, named without a stream, its calls
+// summed; each wait keeps its stream. Without sites, a row per stream.
+TEST(WaitsSites, AStreamSuffixComesOffOnlyAtTheEnd) {
+  using addscope::without_stream_suffix;
+  EXPECT_EQ(without_stream_suffix("cudaStreamSynchronize" +
+                                  addscope::stream_suffix(13)),
+            "cudaStreamSynchronize");
+  EXPECT_EQ(without_stream_suffix("cudaMemcpyAsync D2H 4 B (stream 7)"),
+            "cudaMemcpyAsync D2H 4 B");
+  for (const char* same :
+       {"cudaDeviceSynchronize", "", "(stream )", "x (stream 7x)",
+        "x (stream 7) in fence 'Kokkos::fence: G'", "x (stream -1)",
+        "x (stream 7"})
+    EXPECT_EQ(without_stream_suffix(same), same);
+}
+
+TEST(WaitsSites, OneLinesCallOnSeveralStreamsIsOneSite) {
+  for (const bool sites : {true, false}) {
+    addscope::TrackerOptions o;
+    o.device_records_by_hand = true;
+    o.sites = sites;
+    WaitsSim s(o);
+    const double launch[3] = {1.0, 1.11, 1.21};
+    const int stream[3] = {13, 14, 13};
+    for (int i = 0; i < 3; ++i) {
+      s.at(launch[i]);
+      program_launches_cuda(s, std::uint32_t(i + 1));
+      program_blocks_at_a(s, launch[i] + 1e-4, launch[i] + 0.09, stream[i]);
+    }
+    std::vector<addscope::Impl::DeviceKernelRecord> v;
+    for (int i = 0; i < 3; ++i)
+      v.push_back(ran(std::uint32_t(i + 1), std::uint32_t(stream[i]),
+                      launch[i] + 5e-5, launch[i] + 0.0899));
+    s.t->on_device_kernels(v);
+    s.at(1.4);
+    const addscope::WaitsSnapshot w = s.done();
+    std::vector<const addscope::SiteStats*> rows;
+    for (const auto& st : w.sites)
+      if (st.site.rfind("cudaStreamSynchronize", 0) == 0) rows.push_back(&st);
+    if (!sites) {
+      ASSERT_EQ(rows.size(), 2u);
+      EXPECT_EQ(rows[0]->site, "cudaStreamSynchronize (stream 13)");
+      EXPECT_EQ(rows[0]->calls, 2u);
+      EXPECT_EQ(rows[1]->site, "cudaStreamSynchronize (stream 14)");
+      continue;
+    }
+    ASSERT_EQ(rows.size(), 1u) << rows[1]->site;
+    EXPECT_EQ(rows[0]->site, "cudaStreamSynchronize");
+    EXPECT_EQ(rows[0]->calls, 3u);
+    EXPECT_EQ(rows[0]->explicit_calls, 3u);
+    EXPECT_NEAR(rows[0]->wait_explicit_s, 3 * 0.0898, 1e-3);
+    // Each wait keeps its own stream.
+    std::set<std::string> whats;
+    for (const auto& c : w.waits) whats.insert(c.site);
+    EXPECT_EQ(whats,
+              (std::set<std::string>{"cudaStreamSynchronize (stream 13)",
+                                     "cudaStreamSynchronize (stream 14)"}));
+    // In the text: the row once, its longest call below it with its stream.
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    const std::string t = os.str();
+    const std::size_t row = t.find("cudaStreamSynchronize  at ");
+    ASSERT_NE(row, std::string::npos) << t;
+    const std::size_t longest = t.find("longest: ", row);
+    ASSERT_NE(longest, std::string::npos) << t;
+    EXPECT_GT(t.find("(stream 1", row), longest) << t;
+    // The idle rows too: one row of round trips at the line, two calls.
+    std::vector<const addscope::IdleSiteStats*> idle;
+    for (const auto& r : w.idle.sites)
+      if (r.cause == addscope::IdleCause::SyncRoundTrip) idle.push_back(&r);
+    ASSERT_EQ(idle.size(), 1u) << t;
+    EXPECT_EQ(idle[0]->site, "cudaStreamSynchronize");
+    EXPECT_EQ(idle[0]->calls, 2u);
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(rows[0]->code.line, g_block_line_a) << site_text(rows[0]->code);
+    EXPECT_EQ(idle[0]->code.line, g_block_line_a) << site_text(idle[0]->code);
+#endif
+  }
+}
+
 TEST(WaitsSites, AnIdleRoundTripIsAtItsLine) {
   for (const bool sites : {true, false}) {
     addscope::TrackerOptions o;

@@ -221,7 +221,7 @@ std::uint32_t Replay::describe_blocking(const BlockingBegin& b,
           if (b.copy_kind > 0 && b.copy_kind <= 4) d += kinds[b.copy_kind];
           d += " " + format_bytes(b.bytes);
         }
-        if (!b.all_streams) d += " (stream " + std::to_string(b.stream) + ")";
+        if (!b.all_streams) d += stream_suffix(b.stream);
         return d;
       });
   if (name == 0) return plain;

@@ -71,4 +71,20 @@ bool is_synchronization(SyncApi a) {
          a == SyncApi::EventSynchronize;
 }
 
+std::string stream_suffix(std::uint32_t stream) {
+  return " (stream " + std::to_string(stream) + ")";
+}
+
+std::string_view without_stream_suffix(std::string_view what) {
+  constexpr std::string_view kOpen = " (stream ";
+  const std::size_t at = what.rfind(kOpen);
+  if (at == std::string_view::npos || what.back() != ')') return what;
+  const std::string_view digits =
+      what.substr(at + kOpen.size(), what.size() - 1 - at - kOpen.size());
+  if (digits.empty()) return what;
+  for (char c : digits)
+    if (c < '0' || c > '9') return what;
+  return what.substr(0, at);
+}
+
 }  // namespace addscope

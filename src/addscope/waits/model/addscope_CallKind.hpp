@@ -4,6 +4,8 @@
 #define ADDSCOPE_WAITS_MODEL_CALLKIND_HPP
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 namespace addscope {
 
@@ -44,6 +46,11 @@ enum class SyncApi : std::uint8_t {
   Other
 };
 const char* sync_api_name(SyncApi a);
+/// " (stream 13)": what a call on one stream adds to its name.
+std::string stream_suffix(std::uint32_t stream);
+/// `what` without a stream_suffix at its end ("cudaStreamSynchronize
+/// (stream 13)" -> "cudaStreamSynchronize"; anything else as it is).
+std::string_view without_stream_suffix(std::string_view what);
 /// A call whose only purpose is to wait (a synchronization the program
 /// asked for); the others wait as a side effect.
 bool is_synchronization(SyncApi a);

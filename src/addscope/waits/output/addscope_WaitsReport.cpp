@@ -178,9 +178,12 @@ bool without_kokkos(const WaitsSnapshot& w) {
   return w.front_door == "cuda-injection";
 }
 
+// A row at a line may hold one call on several streams, named without them
+// (resolve_sites); its calls keep theirs.
 bool same_site(const SiteStats& s, const CallRecord& c) {
-  return s.kind == c.kind && s.site == c.site && s.regions == c.regions &&
-         s.code == c.code;
+  return s.kind == c.kind && s.regions == c.regions && s.code == c.code &&
+         (s.site == c.site ||
+          (s.code.known() && s.site == without_stream_suffix(c.site)));
 }
 
 void write_sites(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,

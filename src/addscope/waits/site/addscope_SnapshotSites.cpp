@@ -53,13 +53,21 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   }
   for (SiteStats& s : w.sites) s.code = code(s.stack);
   // One row per call at a line: the same line reached by two stacks (two
-  // callers of one function, an interpreter's frames) is one site.
+  // callers of one function, an interpreter's frames) is one site, and so
+  // is one line's call on several streams (a CuPy program with a stream per
+  // thread): named without its stream then; each wait keeps its own.
   if (merge_at_lines(
           w.sites,
           [](const SiteStats& x) {
-            return std::make_tuple(int(x.kind), x.site, x.regions);
+            return std::make_tuple(int(x.kind),
+                                   std::string(without_stream_suffix(x.site)),
+                                   x.regions);
           },
-          Ledger::merge_site))
+          [](SiteStats& into, const SiteStats& from) {
+            if (into.site != from.site)
+              into.site = std::string(without_stream_suffix(into.site));
+            Ledger::merge_site(into, from);
+          }))
     Ledger::sort_sites(w.sites);
   for (KernelStats& k : w.kernels) {
     k.launched_at = code(k.launch_stack);
@@ -79,7 +87,8 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   // named by a kernel at the launch of the work that ended the gap where a
   // stack was taken there, else at the kernel's first launch (the kernels
   // table's `launched at`). Then one row per (cause, call, region, calls
-  // around) and line; the what-ifs read the merged rows.
+  // around) and line, a call on several streams named without them; the
+  // what-ifs read the merged rows.
   std::map<std::string, const CodeSite*> launched;
   for (const KernelStats& k : w.kernels)
     if (k.launched_at.known()) launched.emplace(k.name, &k.launched_at);
@@ -92,10 +101,15 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   if (merge_at_lines(
           w.idle.sites,
           [](const IdleSiteStats& x) {
-            return std::make_tuple(int(x.cause), x.site, x.region, x.before,
-                                   x.after);
+            return std::make_tuple(int(x.cause),
+                                   std::string(without_stream_suffix(x.site)),
+                                   x.region, x.before, x.after);
           },
-          merge_idle_site))
+          [](IdleSiteStats& into, const IdleSiteStats& from) {
+            if (into.site != from.site)
+              into.site = std::string(without_stream_suffix(into.site));
+            merge_idle_site(into, from);
+          }))
     sort_idle_sites(w.idle.sites);
   fill_idle_what_if(w.idle);
 }
