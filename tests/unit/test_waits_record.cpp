@@ -19,6 +19,7 @@
 
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "addscope/waits/record/addscope_NameCache.hpp"
+#include "addscope/waits/record/addscope_StackCapture.hpp"
 #include "addscope/waits/record/addscope_ThreadLog.hpp"
 #include "child_process.hpp"
 #include "waits_sim.hpp"
@@ -30,6 +31,7 @@ using addscope::Impl::ChunkPool;
 using addscope::Impl::EventKind;
 using addscope::Impl::EventRecord;
 using addscope::Impl::kChunkRecords;
+using addscope::Impl::kMaxStackFrames;
 using addscope::Impl::NameCache;
 using addscope::Impl::ThreadLog;
 using addscope_test::cuda;
@@ -166,6 +168,57 @@ TEST(WaitsRecord, AFullPoolDropsAndCountsWithoutBlocking) {
   // others were dropped at once.
   EXPECT_LT(s, 0.5);
   EXPECT_EQ(read_all(log, nullptr).size(), std::size_t(kChunkRecords));
+}
+
+// A stack is what a site costs, not the event it goes with: one that needs
+// a new chunk when the pool keeps its last quarter for events (three of
+// four chunks out, none free) is left out at once and counted; the events
+// after it keep their room. With room to spare, a stack crosses into a new
+// chunk whole.
+TEST(WaitsRecord, AStackIsLeftOutBeforeAnEventWhenTheLogRunsShort) {
+  for (const bool short_of_room : {true, false}) {
+    ChunkPool pool(short_of_room ? 4 : 64);
+    ThreadLog log(pool, 0);
+    auto event = [&](double t) {
+      log.begin();
+      EventRecord* r = log.reserve();
+      if (r) {
+        r->kind = EventKind::RegionPop;
+        log.commit(t);
+      }
+      log.end();
+      return r != nullptr;
+    };
+    // Two chunks full, then all but two records of a third: three of four
+    // chunks out, none free.
+    int events = 0;
+    for (std::uint32_t i = 0; i < 3 * kChunkRecords - 2; ++i)
+      events += event(double(i));
+    std::uint64_t pcs[kMaxStackFrames];
+    for (std::uint32_t i = 0; i < kMaxStackFrames; ++i) pcs[i] = 0x1000 + i;
+    log.begin();
+    log.stack(pcs, kMaxStackFrames, 1e6);  // 5 records: a new chunk
+    log.end();
+    for (int i = 0; i < 10; ++i) events += event(1e6 + i);  // and past it
+    EXPECT_EQ(events, int(3 * kChunkRecords - 2 + 10));
+    EXPECT_EQ(log.dropped(), 0u);
+    EXPECT_EQ(log.stacks_dropped(), short_of_room ? 1u : 0u);
+    int read = 0, stacks = 0;
+    while (const EventRecord* r = log.peek()) {
+      if (r->kind == EventKind::Stack) {
+        std::uint64_t got[kMaxStackFrames];
+        ASSERT_EQ(log.pop_stack(got, kMaxStackFrames), kMaxStackFrames);
+        EXPECT_EQ(got[kMaxStackFrames - 1], 0x1000 + kMaxStackFrames - 1);
+        ++stacks;
+        continue;
+      }
+      EXPECT_EQ(r->kind, EventKind::RegionPop);
+      ++read;
+      log.pop();
+    }
+    EXPECT_EQ(read, events);
+    EXPECT_EQ(stacks, short_of_room ? 0 : 1);
+  }
 }
 
 TEST(WaitsRecord, ALongNameIsDefinedWholeInOneChunk) {

@@ -51,13 +51,17 @@ struct WaitsDropped {
   /// Events the program's threads could not record: their logs were full
   /// (the analyzer was behind by more than the log cap).
   std::uint64_t events = 0;
+  /// Stacks (where in the program's code) the threads left out: their logs
+  /// were short of room; those calls have no line.
+  std::uint64_t stacks = 0;
   /// Kernel names, call sites, streams, host threads past the ledger's
   /// caps: merged into one "(other ...)" entry each.
   std::uint64_t kernels = 0, sites = 0, streams = 0, threads = 0;
   bool any() const {
     return names || unended_calls || unpopped_regions || unmatched_ends ||
            regions_too_deep || settled_early || pending_launches ||
-           device_records || events || kernels || sites || streams || threads;
+           device_records || events || stacks || kernels || sites || streams ||
+           threads;
   }
 };
 

@@ -227,6 +227,7 @@ void Analyzer::drain_locked(DeviceSource* source, bool final) {
     for (ThreadLog* l : logs)
       if (l->retired() && !l->peek()) {
         dropped_by_gone_logs_ += l->dropped();
+        stacks_dropped_by_gone_logs_ += l->stacks_dropped();
         logs_.remove(l);
       }
   }
@@ -237,6 +238,13 @@ std::uint64_t Analyzer::events_dropped() {
   std::uint64_t n = dropped_by_gone_logs_ + logs_.late();
   std::lock_guard<std::mutex> g(logs_.mutex());
   for (ThreadLog* l : logs_.logs()) n += l->dropped();
+  return n;
+}
+
+std::uint64_t Analyzer::stacks_dropped() {
+  std::uint64_t n = stacks_dropped_by_gone_logs_;
+  std::lock_guard<std::mutex> g(logs_.mutex());
+  for (ThreadLog* l : logs_.logs()) n += l->stacks_dropped();
   return n;
 }
 

@@ -63,6 +63,8 @@ class Analyzer final : public DeviceRecordSink {
 
   /// Events the program's threads could not record, all logs.
   std::uint64_t events_dropped();
+  /// Stacks the program's threads left out (their logs short of room).
+  std::uint64_t stacks_dropped();
 
   /// fork(): the prepare/parent/child handlers (see SyncTracker).
   void lock_for_fork() { mu_.lock(); }
@@ -89,6 +91,7 @@ class Analyzer final : public DeviceRecordSink {
   std::unique_ptr<Replay> replay_;
   std::atomic<double> device_s_{kForever};
   std::uint64_t dropped_by_gone_logs_ = 0;
+  std::uint64_t stacks_dropped_by_gone_logs_ = 0;
   std::size_t since_settle_ = 0;
   // the thread
   std::thread thread_;

@@ -625,6 +625,7 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
     add(d.pending_launches, "launches forgotten (cap)");
     add(d.device_records, "kernel records lost by the device source");
     add(d.events, "events not recorded (the threads' logs were full)");
+    add(d.stacks, "stacks not taken (the threads' logs were short of room)");
     add(d.kernels, "events of kernel names past the cap");
     add(d.sites, "calls of call sites past the cap");
     add(d.streams, "kernels of streams past the cap");
@@ -862,6 +863,7 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
                   {"pending_launches", d.pending_launches},
                   {"device_records", d.device_records},
                   {"events", d.events},
+                  {"stacks", d.stacks},
                   {"kernels", d.kernels},
                   {"sites", d.sites},
                   {"streams", d.streams},

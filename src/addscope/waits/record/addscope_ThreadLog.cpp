@@ -43,6 +43,11 @@ bool ChunkPool::low() const {
   return allocated_ >= max_ / 2 && free_.size() < max_ / 4;
 }
 
+bool ChunkPool::kept_for_events() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return allocated_ >= max_ - max_ / 4 && free_.size() <= max_ / 8;
+}
+
 std::size_t ChunkPool::allocated() const {
   std::lock_guard<std::mutex> g(mu_);
   return allocated_;
@@ -103,6 +108,10 @@ EventRecord* ThreadLog::reserve(std::uint32_t n) {
     dropped_.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
+  return claim(n);
+}
+
+EventRecord* ThreadLog::claim(std::uint32_t n) {
   EventRecord* r = &cur_->rec[pos_];
   std::memset(static_cast<void*>(r), 0, n * sizeof *r);
   pos_ += n;
@@ -167,8 +176,17 @@ double ThreadLog::close_call(std::uint64_t id) {
 void ThreadLog::stack(const std::uint64_t* pcs, std::uint32_t n, double t) {
   constexpr std::uint32_t kPerRecord = sizeof(EventRecord) / sizeof *pcs;
   if (n == 0) return;
-  EventRecord* d = reserve(1 + (n + kPerRecord - 1) / kPerRecord);
-  if (!d) return;
+  const std::uint32_t need = 1 + (n + kPerRecord - 1) / kPerRecord;
+  // A stack is what a site costs, not the event it goes with: one that
+  // needs a new chunk when the pool keeps its last quarter for events (the
+  // analyzer behind) or while events are being dropped is left out and
+  // counted, never waited for, so that the events keep their room.
+  if (pos_ + need > kChunkRecords &&
+      (dropping_ || pool_.kept_for_events() || !next_chunk())) {
+    stacks_dropped_.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  EventRecord* d = claim(need);
   d->kind = EventKind::Stack;
   d->t = t;
   d->u64 = n;

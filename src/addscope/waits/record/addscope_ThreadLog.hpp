@@ -56,6 +56,9 @@ class ChunkPool {
   std::size_t allocated() const;
   /// Half the cap is out and few chunks are free: time to drain.
   bool low() const;
+  /// Three quarters of the cap are out and at most an eighth is free: the
+  /// rest is kept for events (a stack is not given a new chunk).
+  bool kept_for_events() const;
   /// Called (outside the lock) when a writer found the pool empty.
   void set_wake(void (*wake)(void*), void* arg) {
     wake_ = wake;
@@ -155,7 +158,9 @@ class ThreadLog {
   }
   /// Appends return addresses (innermost first) as a Stack record: they
   /// belong to the next record of this log, stamped `t` (published with
-  /// it; the reader ties them by that time).
+  /// it; the reader ties them by that time). Left out, never waited for,
+  /// when it needs a new chunk and the pool keeps the rest for events
+  /// (stacks_dropped()).
   void stack(const std::uint64_t* pcs, std::uint32_t n, double t);
   /// Appends the program's own Python line (name slots of its file and
   /// function, and of the package function it called, 0: none) for the
@@ -192,12 +197,18 @@ class ThreadLog {
   std::uint64_t dropped() const {
     return dropped_.load(std::memory_order_relaxed);
   }
+  /// Stacks left out because the log ran short of room (see stack()).
+  std::uint64_t stacks_dropped() const {
+    return stacks_dropped_.load(std::memory_order_relaxed);
+  }
   /// Slot -> the analyzer's name id (the analyzer's own table).
   std::vector<std::uint32_t>& slot_ids() { return slot_ids_; }
 
  private:
   std::uint32_t name_slow(std::string_view s);  // a miss by address
   bool next_chunk();
+  // `n` records at pos_ (they fit in the current chunk), zeroed.
+  EventRecord* claim(std::uint32_t n);
   ChunkPool& pool_;
   const std::uint32_t thread_;
   // The writer's, on cache lines of their own: written at every event (and
@@ -210,6 +221,7 @@ class ThreadLog {
   std::atomic<double> last_committed_t_{-1e300};
   std::atomic<bool> retired_{false};
   std::atomic<std::uint64_t> dropped_{0};
+  std::atomic<std::uint64_t> stacks_dropped_{0};
   NameCache names_;
   struct OpenCall {
     std::uint64_t id;
