@@ -114,6 +114,30 @@ TEST(WaitsNames, FunctorsTagsAndEntryPoints) {
   EXPECT_EQ(short_kernel_name("_Z4spinl"), "spin(long)");
 }
 
+// PyTorch's kernels on the H100: a lambda inside a kernel's template
+// arguments is not the kernel (the name read as that lambda's enclosing
+// template, cut in its arguments, 252 characters); a name still long once
+// its templates collapse loses its parameters too.
+TEST(WaitsNames, ALambdaInsideTemplateArgumentsIsNotTheKernel) {
+  const std::string raw =
+      "_ZN2at6native54_GLOBAL__N__d8ceb000_21_DistributionNormal_cu_"
+      "0c5b6e8543distribution_elementwise_grid_stride_kernelIfLi4EZNS0_"
+      "9templates4cuda20normal_and_transformIffPNS_17CUDAGeneratorImplEZZZNS4_"
+      "13normal_kernelIS7_EEvRKNS_10TensorBaseEddT_ENKUlvE_clEvENKUlvE0_clEvEU"
+      "lfE_EEvRNS_18TensorIteratorBaseET1_T2_EUlP24curandStatePhilox4_32_10E0_"
+      "ZNS1_27distribution_nullary_kernelIff6float4S7_SM_SF_EEvSH_SJ_RKT3_T4_"
+      "EUlifE_EEvlNS_15PhiloxCudaStateESI_SJ_";
+  EXPECT_EQ(short_kernel_name(raw),
+            "void at::native::(anonymous namespace)::"
+            "distribution_elementwise_grid_stride_kernel<...>(...)")
+      << addscope::demangle(raw);
+  // Collapsed templates short enough: the parameters stay.
+  EXPECT_EQ(short_kernel_name("_ZN7cutlass7Kernel2I43cutlass_80_simt_sgemm_"
+                              "256x128_8x4_nn_align1EEvNT_6ParamsE"),
+            "void cutlass::Kernel2<...>(cutlass_80_simt_sgemm_256x128_8x4_nn_"
+            "align1::Params)");
+}
+
 TEST(WaitsNames, LabelsStayAsWritten) {
   for (const char* l :
        {"user::slow_add[1x1]", "addscope::add[team:1x1]",

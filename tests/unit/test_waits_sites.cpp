@@ -384,6 +384,16 @@ TEST(WaitsSites, AForkWhileAnotherThreadUnwindsLeavesTheChildAbleToUnwind) {
   EXPECT_GT(taken.load(), 0u) << "the other thread never unwound";
 }
 
+namespace {
+// A tracker whose device records the test gives by hand, sites on or off.
+addscope::TrackerOptions by_hand(bool sites) {
+  addscope::TrackerOptions o;
+  o.device_records_by_hand = true;
+  o.sites = sites;
+  return o;
+}
+}  // namespace
+
 // ---- the tracker: stacks taken on the program's thread, resolved at the
 // report
 // ----------------------------------------------------------------------------
@@ -420,10 +430,7 @@ __attribute__((noinline)) void program_fences(WaitsSim& s) {
 
 TEST(WaitsSites, AWaitAndTheKernelItWaitedForAreAtTheProgramsLines) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     const WaitsSim::Launched l = program_launches(s);
     s.ran(l, 7, 1.00001, 1.1);
     program_fences(s);
@@ -475,10 +482,7 @@ TEST(WaitsSites, TheTraceNamesTheProgramsCppLines) {
   for (const bool sites : {true, false}) {
     const std::string path = ::testing::TempDir() + "sites_trace_" +
                              std::to_string(::getpid()) + ".json";
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     ASSERT_TRUE(s.t->open_trace(path));
     const WaitsSim::Launched l = program_launches(s);
     s.ran(l, 7, 1.00001, 1.1);
@@ -704,10 +708,7 @@ __attribute__((noinline)) void second_caller(WaitsSim& s, double t0,
 
 TEST(WaitsSites, OneCallAtTwoLinesIsTwoSites) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     // Three kernels, each waited for by one fence (one of Kokkos' own, by
     // its name: hidden): at line a (0.1 s, from
     // the first caller), at line b (0.05 s), at line a again (0.03 s, from
@@ -805,10 +806,7 @@ ADDSCOPE_TEST_LAUNCHER(program_launches_cuda, g_cuda_launch_line, kSymbol)
 
 TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     s.at(1.0);
     program_launches_cuda(s, 1);
     s.at(1.0001);
@@ -859,9 +857,7 @@ namespace {
 int g_full_line = 0, g_starved_line = 0;
 // Device records given by hand, on a synthetic H200 (launch shapes judged).
 addscope::TrackerOptions on_an_h200(bool sites = true) {
-  addscope::TrackerOptions o;
-  o.device_records_by_hand = true;
-  o.sites = sites;
+  addscope::TrackerOptions o = by_hand(sites);
   o.query_devices = [] {
     return std::vector<addscope::DeviceCapacity>{addscope_test::h200()};
   };
@@ -1076,10 +1072,7 @@ TEST(WaitsSites, AStreamSuffixComesOffOnlyAtTheEnd) {
 
 TEST(WaitsSites, OneLinesCallOnSeveralStreamsIsOneSite) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     const double launch[3] = {1.0, 1.11, 1.21};
     const int stream[3] = {13, 14, 13};
     for (int i = 0; i < 3; ++i) {
@@ -1140,10 +1133,7 @@ TEST(WaitsSites, OneLinesCallOnSeveralStreamsIsOneSite) {
 
 TEST(WaitsSites, AnIdleRoundTripIsAtItsLine) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     // One kernel launched four times; the program synchronizes after the
     // first three: at line a, at a again, at b.
     const double launch[4] = {1.0, 1.11, 1.21, 1.31};
@@ -1228,10 +1218,7 @@ ADDSCOPE_TEST_LAUNCHER(program_launches_second, g_second_launch_line, kSymbol2)
 
 TEST(WaitsSites, AKernelsIdleRowsAreAtItsLaunchLine) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     // add at 1.0; add2 first at 1.2 (start-up before it), again at 1.4.
     const double launch[3] = {1.0, 1.2, 1.4};
     s.at(launch[0]);
@@ -1315,10 +1302,7 @@ __attribute__((noinline)) void program_fences_then_goes_on(WaitsSim& s) {
 
 TEST(WaitsSites, AKokkosCallsRoundTripIsAtItsLine) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     const std::string path = ::testing::TempDir() + "round_trip_trace_" +
                              std::to_string(::getpid()) + ".json";
     ASSERT_TRUE(s.t->open_trace(path));
@@ -1498,10 +1482,7 @@ ADDSCOPE_TEST_LAUNCHER(program_launches_soon, g_soon_line, kSymbol)
 
 TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     const std::string path = ::testing::TempDir() + "host_code_trace_" +
                              std::to_string(::getpid()) + ".json";
     ASSERT_TRUE(s.t->open_trace(path));
@@ -1581,10 +1562,7 @@ TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
 // without the program's line it says nothing of it.
 TEST(WaitsSites, AWaitThatLeftTheDeviceBusyCostItNothing) {
   for (const bool sites : {true, false}) {
-    addscope::TrackerOptions o;
-    o.device_records_by_hand = true;
-    o.sites = sites;
-    WaitsSim s(o);
+    WaitsSim s(by_hand(sites));
     // The loop of the test above on stream 7, each launch synchronized on
     // its stream at line a, beside one long kernel on stream 8.
     const double launch[3] = {1.0, 1.11, 1.21};

@@ -82,6 +82,15 @@ bool from_local_lambda(const std::string& s, std::string* out) {
   auto p = s.find("::{lambda(");
   if (p == std::string::npos) p = s.find("::<lambda(");
   if (p == std::string::npos) return false;
+  // Only the kernel itself: a lambda inside its template arguments or its
+  // parameters (PyTorch's distribution_elementwise_grid_stride_kernel<float,
+  // 4, normal_kernel<...>(...)::{lambda()#1}...>) is not it.
+  int nest = 0;
+  for (std::size_t i = 0; i < p; ++i) {
+    if (s[i] == '<' || s[i] == '(') ++nest;
+    if (s[i] == '>' || s[i] == ')') --nest;
+  }
+  if (nest != 0) return false;
   std::string fn = s.substr(0, p);
   // Drop the enclosing function's parameter list.
   if (!fn.empty() && fn.back() == ')') {
@@ -144,7 +153,9 @@ bool from_kokkos_closure(const std::string& s, std::string* out) {
   return false;
 }
 
-// Long template argument lists collapse to "<...>" below the top level.
+// Long template argument lists collapse to "<...>" below the top level;
+// then, if the name is still over twice `max_len`, its parameter list (the
+// last group in parentheses) to "(...)".
 std::string collapse_templates(const std::string& s, std::size_t max_len) {
   if (s.size() <= max_len) return s;
   std::string out;
@@ -159,6 +170,16 @@ std::string collapse_templates(const std::string& s, std::size_t max_len) {
       continue;
     }
     if (depth == 0) out += c;
+  }
+  if (out.size() > 2 * max_len && !out.empty() && out.back() == ')') {
+    int parens = 0;
+    for (std::size_t i = out.size(); i-- > 0;) {
+      if (out[i] == ')') ++parens;
+      if (out[i] == '(' && --parens == 0) {
+        out.replace(i, std::string::npos, "(...)");
+        break;
+      }
+    }
   }
   return out;
 }
