@@ -114,11 +114,33 @@ TEST(WaitsNames, FunctorsTagsAndEntryPoints) {
   EXPECT_EQ(short_kernel_name("_Z4spinl"), "spin(long)");
 }
 
-// PyTorch's kernels on the H100: a lambda inside a kernel's template
-// arguments is not the kernel (the name read as that lambda's enclosing
-// template, cut in its arguments, 252 characters); a name still long once
-// its templates collapse loses its parameters too.
-TEST(WaitsNames, ALambdaInsideTemplateArgumentsIsNotTheKernel) {
+// PyTorch's kernels (their names as CUPTI gave them on the H100) take the
+// lambda they apply as a template argument: named by the kernel template,
+// its leading numbers and the function the lambda is local to — before,
+// the kernel template cut inside its arguments (252 characters, angle
+// brackets left open). A name still long once its templates collapse
+// loses its parameters too.
+TEST(WaitsNames, ALambdaInsideTemplateArgumentsNamesTheKernel) {
+  EXPECT_EQ(short_kernel_name(
+                "_ZN2at6native29vectorized_elementwise_kernelILi4EZZZNS0_15mse_"
+                "kernel_cudaERNS_18TensorIteratorBaseEENKUlvE_clEvENKUlvE0_"
+                "clEvEUlffE_St5arrayIPcLm3EEEEviT0_T1_"),
+            "at::native::vectorized_elementwise_kernel<4, "
+            "at::native::mse_kernel_cuda (lambda)>");
+  // Two instances told apart by their numbers.
+  for (const char* n : {"128ELi4", "512ELi1"}) {
+    const std::string raw =
+        std::string("_ZN2at6native13reduce_kernelILi") + n +
+        "ENS0_8ReduceOpIfNS0_14func_wrapper_tIfZNS0_11sum_functorIfffEclERNS_"
+        "14TensorIteratorEEUlffE_EEjfLi4ELi4EEEEEvT1_";
+    const std::string size = std::string(n).substr(0, 3);
+    const std::string vec = std::string(1, n[6]);
+    EXPECT_EQ(short_kernel_name(raw),
+              "at::native::reduce_kernel<" + size + ", " + vec +
+                  ", at::native::sum_functor<float, float, "
+                  "float>::operator() (lambda)>")
+        << addscope::demangle(raw);
+  }
   const std::string raw =
       "_ZN2at6native54_GLOBAL__N__d8ceb000_21_DistributionNormal_cu_"
       "0c5b6e8543distribution_elementwise_grid_stride_kernelIfLi4EZNS0_"
@@ -128,14 +150,22 @@ TEST(WaitsNames, ALambdaInsideTemplateArgumentsIsNotTheKernel) {
       "ZNS1_27distribution_nullary_kernelIff6float4S7_SM_SF_EEvSH_SJ_RKT3_T4_"
       "EUlifE_EEvlNS_15PhiloxCudaStateESI_SJ_";
   EXPECT_EQ(short_kernel_name(raw),
-            "void at::native::(anonymous namespace)::"
-            "distribution_elementwise_grid_stride_kernel<...>(...)")
+            "at::native::(anonymous namespace)::"
+            "distribution_elementwise_grid_stride_kernel<at::native::"
+            "templates::cuda::normal_kernel<at::CUDAGeneratorImpl*> (lambda)>")
       << addscope::demangle(raw);
-  // Collapsed templates short enough: the parameters stay.
+  // No lambda: templates collapsed, then a long parameter list.
+  EXPECT_EQ(short_kernel_name(
+                "_ZN2at6native13reduce_kernelILi512ELi1ENS0_8ReduceOpIfNS0_"
+                "7MeanOpsIffffEEjfLi4ELi4EEEEEvT1_"),
+            "void at::native::reduce_kernel<...>(at::native::ReduceOp<...>)");
   EXPECT_EQ(short_kernel_name("_ZN7cutlass7Kernel2I43cutlass_80_simt_sgemm_"
                               "256x128_8x4_nn_align1EEvNT_6ParamsE"),
             "void cutlass::Kernel2<...>(cutlass_80_simt_sgemm_256x128_8x4_nn_"
             "align1::Params)");
+  const std::string long_params =
+      "void f<int>(" + std::string(170, 'a') + ", int)";
+  EXPECT_EQ(short_kernel_name(long_params), "void f<...>(...)");
 }
 
 TEST(WaitsNames, LabelsStayAsWritten) {

@@ -78,21 +78,11 @@ bool from_nv_tag(const std::string& s, std::string* out) {
 // "main::{lambda(int)#1}" -> "main (lambda)".
 // Kokkos 4.x names functors itself, as GCC's __PRETTY_FUNCTION__ does:
 // "A<float>::add()::<lambda(long int)>" -> "A<float>::add (lambda)".
-bool from_local_lambda(const std::string& s, std::string* out) {
-  auto p = s.find("::{lambda(");
-  if (p == std::string::npos) p = s.find("::<lambda(");
-  if (p == std::string::npos) return false;
-  // Only the kernel itself: a lambda inside its template arguments or its
-  // parameters (PyTorch's distribution_elementwise_grid_stride_kernel<float,
-  // 4, normal_kernel<...>(...)::{lambda()#1}...>) is not it.
-  int nest = 0;
-  for (std::size_t i = 0; i < p; ++i) {
-    if (s[i] == '<' || s[i] == '(') ++nest;
-    if (s[i] == '>' || s[i] == ')') --nest;
-  }
-  if (nest != 0) return false;
-  std::string fn = s.substr(0, p);
-  // Drop the enclosing function's parameter list.
+std::string collapse_templates(const std::string& s, std::size_t max_len);
+
+// "A::f(int)" -> "A::f", "void A::f" -> "A::f": a function's name alone.
+std::string function_name(std::string fn) {
+  // Drop the function's parameter list.
   if (!fn.empty() && fn.back() == ')') {
     int depth = 0;
     for (std::size_t i = fn.size(); i-- > 0;) {
@@ -113,13 +103,66 @@ bool from_local_lambda(const std::string& s, std::string* out) {
       i = 0;
     }
   }
+  return fn;
+}
+
+bool from_local_lambda(const std::string& s, std::string* out) {
+  auto p = s.find("::{lambda(");
+  if (p == std::string::npos) p = s.find("::<lambda(");
+  if (p == std::string::npos) return false;
   std::string index;
   const auto h = s.find('#', p);
   if (h != std::string::npos)
     while (h + 1 + index.size() < s.size() &&
            std::isdigit(static_cast<unsigned char>(s[h + 1 + index.size()])))
       index += s[h + 1 + index.size()];
-  *out = fn + lambda_suffix(index);
+  // Where the lambda stands: the kernel itself ("main::{lambda(int)#1}"),
+  // or inside the kernel's template arguments, as PyTorch's kernels take
+  // the lambda they apply ("at::native::vectorized_elementwise_kernel<4,
+  // at::native::mse_kernel_cuda(...)::{lambda(float, float)#1}, ...>").
+  int nest = 0;
+  std::size_t open = std::string::npos;  // the kernel's own '<'
+  for (std::size_t i = 0; i < p; ++i) {
+    if (s[i] == '<' && nest++ == 0) open = i;
+    if (s[i] == '(') ++nest;
+    if (s[i] == '>' || s[i] == ')') --nest;
+  }
+  if (nest == 0) {
+    *out = function_name(s.substr(0, p)) + lambda_suffix(index);
+    return true;
+  }
+  if (open == std::string::npos) return false;  // inside parameters only
+  // The kernel's name, and the function the lambda is local to: from the
+  // last ',' or '<' open around the lambda ("at::native::mse_kernel_cuda").
+  std::size_t from = p;
+  for (int depth = 0; from-- > open + 1;) {
+    const char c = s[from];
+    if (c == '>' || c == ')') ++depth;
+    if ((c == '<' || c == '(') && depth-- == 0) break;
+    if (c == ',' && depth == 0) break;
+  }
+  std::string local = function_name(s.substr(from + 1, p - from - 1));
+  while (!local.empty() && local.front() == ' ') local.erase(0, 1);
+  if (local.size() >= 10 &&
+      local.compare(local.size() - 10, 10, "::operator") == 0)
+    local += "()";
+  // The kernel's numbers before it (a block size, a vector width) tell two
+  // instances apart: "reduce_kernel<512, 1, ...>", "<128, 4, ...>".
+  std::string numbers;
+  for (std::size_t a = open + 1; a < from;) {
+    std::size_t e = s.find(',', a);
+    if (e == std::string::npos || e > from) e = from;
+    std::string arg = s.substr(a, e - a);
+    while (!arg.empty() && arg.front() == ' ') arg.erase(0, 1);
+    if (arg.empty() || !std::all_of(arg.begin(), arg.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        }))
+      break;
+    numbers += arg + ", ";
+    a = e + 1;
+  }
+  *out = function_name(s.substr(0, open)) + "<" + numbers +
+         collapse_templates(local, 80) + lambda_suffix(index) + ">";
   return true;
 }
 
