@@ -20,6 +20,8 @@ import threading
 import time
 import warnings
 
+import kokkos_tools_ctypes  # beside this script
+
 if len(sys.argv) != 3:
     sys.stderr.write(__doc__)
     sys.exit(2)
@@ -31,12 +33,7 @@ if os.path.exists(json_path):
 # is tested.
 warnings.simplefilter("ignore", DeprecationWarning)
 
-lib = ctypes.CDLL(lib_path)
-lib.kokkosp_init_library.argtypes = [ctypes.c_int, ctypes.c_uint64,
-                                     ctypes.c_uint32, ctypes.c_void_p]
-lib.kokkosp_begin_parallel_for.argtypes = [
-    ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
-lib.kokkosp_end_parallel_for.argtypes = [ctypes.c_uint64]
+lib = kokkos_tools_ctypes.load(lib_path)
 
 FORKS = 200
 DEADLINE_S = 10.0

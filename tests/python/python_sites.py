@@ -25,6 +25,8 @@ import tempfile
 import threading
 import time
 
+import kokkos_tools_ctypes  # beside this script
+
 if len(sys.argv) != 4:
     sys.stderr.write(__doc__)
     sys.exit(2)
@@ -33,15 +35,7 @@ os.environ["ADDSCOPE_WAITS_JSON"] = json_path  # read when the tool starts
 if os.path.exists(json_path):
     os.remove(json_path)
 
-lib = ctypes.CDLL(lib_path)
-lib.kokkosp_init_library.argtypes = [ctypes.c_int, ctypes.c_uint64,
-                                     ctypes.c_uint32, ctypes.c_void_p]
-lib.kokkosp_begin_parallel_for.argtypes = [
-    ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
-lib.kokkosp_end_parallel_for.argtypes = [ctypes.c_uint64]
-lib.kokkosp_begin_fence.argtypes = [
-    ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64)]
-lib.kokkosp_end_fence.argtypes = [ctypes.c_uint64]
+lib = kokkos_tools_ctypes.load(lib_path)
 native = ctypes.CDLL(native_path)
 native.addscope_test_launch_on_native_thread.argtypes = [
     ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p]
