@@ -38,6 +38,19 @@ bool merge_at_lines(std::vector<Row>& rows, Key key, Merge merge) {
   rows = std::move(out);
   return merged;
 }
+
+// One line's call on several streams is one row, named without its stream:
+// the key part, and `merge` wrapped to rename the row it merges into.
+std::string site_key(const std::string& site) {
+  return std::string(without_stream_suffix(site));
+}
+template <class Row, class Merge>
+auto across_streams(Merge merge) {
+  return [merge](Row& into, const Row& from) {
+    if (into.site != from.site) into.site = site_key(into.site);
+    merge(into, from);
+  };
+}
 }  // namespace
 
 void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
@@ -59,15 +72,9 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   if (merge_at_lines(
           w.sites,
           [](const SiteStats& x) {
-            return std::make_tuple(int(x.kind),
-                                   std::string(without_stream_suffix(x.site)),
-                                   x.regions);
+            return std::make_tuple(int(x.kind), site_key(x.site), x.regions);
           },
-          [](SiteStats& into, const SiteStats& from) {
-            if (into.site != from.site)
-              into.site = std::string(without_stream_suffix(into.site));
-            Ledger::merge_site(into, from);
-          }))
+          across_streams<SiteStats>(Ledger::merge_site)))
     Ledger::sort_sites(w.sites);
   for (KernelStats& k : w.kernels) {
     k.launched_at = code(k.launch_stack);
@@ -101,15 +108,10 @@ void resolve_sites(WaitsSnapshot& w, const StackTable& stacks,
   if (merge_at_lines(
           w.idle.sites,
           [](const IdleSiteStats& x) {
-            return std::make_tuple(int(x.cause),
-                                   std::string(without_stream_suffix(x.site)),
-                                   x.region, x.before, x.after);
+            return std::make_tuple(int(x.cause), site_key(x.site), x.region,
+                                   x.before, x.after);
           },
-          [](IdleSiteStats& into, const IdleSiteStats& from) {
-            if (into.site != from.site)
-              into.site = std::string(without_stream_suffix(into.site));
-            merge_idle_site(into, from);
-          }))
+          across_streams<IdleSiteStats>(merge_idle_site)))
     sort_idle_sites(w.idle.sites);
   fill_idle_what_if(w.idle);
 }
