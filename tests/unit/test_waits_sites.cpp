@@ -440,11 +440,25 @@ TEST(WaitsSites, AWaitAndTheKernelItWaitedForAreAtTheProgramsLines) {
     ASSERT_EQ(c.what, "Kokkos::fence: G");
     ASSERT_EQ(w.kernels.size(), 1u);
     const CodeSite& k = w.kernels[0].launched_at;
+    // The tool's own cost of the lines: two stacks taken (the kernel's
+    // first launch, the fence long enough to be a wait; the 5 us one
+    // takes none), timed on this thread.
+    std::ostringstream report;
+    addscope::write_waits_report(report, w);
+    const std::string cost_line = "  the program's lines: 2 stacks taken, ";
     if (!sites) {
       EXPECT_FALSE(c.code.known()) << site_text(c.code);
       EXPECT_FALSE(k.known()) << site_text(k);
+      EXPECT_EQ(w.sites_cost.taken, 0u);
+      EXPECT_EQ(w.sites_cost.seconds, 0.0);
+      EXPECT_EQ(report.str().find("the program's lines:"), std::string::npos)
+          << report.str();
       continue;
     }
+    EXPECT_EQ(w.sites_cost.taken, 2u);
+    EXPECT_GT(w.sites_cost.seconds, 0.0);
+    EXPECT_LT(w.sites_cost.seconds, 0.5);
+    EXPECT_NE(report.str().find(cost_line), std::string::npos) << report.str();
 #ifdef ADDSCOPE_TEST_HAVE_LIBDW
     EXPECT_EQ(c.code.line, g_fence_line) << site_text(c.code);
     EXPECT_EQ(c.code.function, "program_fences");

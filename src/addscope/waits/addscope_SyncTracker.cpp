@@ -284,6 +284,7 @@ WaitsSnapshot SyncTracker::snapshot() {
   w.rank = rank_from_environment();
   w.dropped.events = p.analyzer.events_dropped();
   w.dropped.stacks = p.analyzer.stacks_dropped();
+  w.sites_cost = p.analyzer.sites_cost();
   std::lock_guard<std::mutex> g(p.ctl);
   w.device_source = p.source_desc;
   w.front_door = p.ever_fed_by_tools ? "kokkos"

@@ -1,6 +1,7 @@
 // addscope — the waits tracker's front doors, on the program's threads:
 // each event stamped and appended to the thread's own log (no lock, no
 // allocation in steady state, no text), nothing more.
+#include <chrono>
 #include <cmath>
 
 #include "addscope/waits/addscope_SyncTracker.hpp"
@@ -24,6 +25,7 @@ struct Site {
   std::uint32_t py_file = 0, py_function = 0, py_called = 0;
   int py_line = 0;
   void take(ThreadLog& log) {
+    const auto t0 = std::chrono::steady_clock::now();
     depth = Impl::capture_stack(pcs, Impl::kMaxStackFrames);
     Impl::PythonSite ps;
     Impl::PythonText room;  // another thread's text, copied until named
@@ -33,6 +35,10 @@ struct Site {
       py_line = ps.line;
       if (!ps.called.empty()) py_called = log.name(ps.called);
     }
+    log.site_taken(
+        std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count()));
   }
   // For the record stamped `t` that follows.
   void write(ThreadLog& log, double t) const {

@@ -65,6 +65,14 @@ struct WaitsDropped {
   }
 };
 
+/// The tool's own cost of naming the program's lines: the sites (a stack,
+/// and in a Python program its line) the program's threads took, and the
+/// time taking them cost those threads.
+struct WaitsSitesCost {
+  std::uint64_t taken = 0;
+  double seconds = 0;
+};
+
 struct WaitsSnapshot {
   WaitsMode mode = WaitsMode::Host;
   std::string device_source;  ///< how device work was observed, in words
@@ -90,6 +98,7 @@ struct WaitsSnapshot {
   std::uint64_t trace_events_dropped = 0;
   bool trace_write_failed = false;  ///< the trace file is incomplete
   WaitsDropped dropped;
+  WaitsSitesCost sites_cost;
   /// Why the device sat idle (device mode only; empty otherwise).
   IdleSummary idle;
 };

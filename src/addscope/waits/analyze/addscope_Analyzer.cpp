@@ -228,6 +228,8 @@ void Analyzer::drain_locked(DeviceSource* source, bool final) {
       if (l->retired() && !l->peek()) {
         dropped_by_gone_logs_ += l->dropped();
         stacks_dropped_by_gone_logs_ += l->stacks_dropped();
+        sites_cost_of_gone_logs_.taken += l->sites_taken();
+        sites_cost_of_gone_logs_.seconds += 1e-9 * double(l->site_ns());
         logs_.remove(l);
       }
   }
@@ -246,6 +248,16 @@ std::uint64_t Analyzer::stacks_dropped() {
   std::lock_guard<std::mutex> g(logs_.mutex());
   for (ThreadLog* l : logs_.logs()) n += l->stacks_dropped();
   return n;
+}
+
+WaitsSitesCost Analyzer::sites_cost() {
+  WaitsSitesCost c = sites_cost_of_gone_logs_;
+  std::lock_guard<std::mutex> g(logs_.mutex());
+  for (ThreadLog* l : logs_.logs()) {
+    c.taken += l->sites_taken();
+    c.seconds += 1e-9 * double(l->site_ns());
+  }
+  return c;
 }
 
 void Analyzer::on_device_kernels(std::vector<DeviceKernelRecord>& k) {

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "addscope/waits/addscope_TrackerOptions.hpp"
+#include "addscope/waits/addscope_WaitsSnapshot.hpp"
 #include "addscope/waits/analyze/addscope_Replay.hpp"
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 #include "addscope/waits/record/addscope_LogRegistry.hpp"
@@ -65,6 +66,8 @@ class Analyzer final : public DeviceRecordSink {
   std::uint64_t events_dropped();
   /// Stacks the program's threads left out (their logs short of room).
   std::uint64_t stacks_dropped();
+  /// Sites the program's threads took, and the time taking them cost them.
+  WaitsSitesCost sites_cost();
 
   /// fork(): the prepare/parent/child handlers (see SyncTracker).
   void lock_for_fork() { mu_.lock(); }
@@ -92,6 +95,7 @@ class Analyzer final : public DeviceRecordSink {
   std::atomic<double> device_s_{kForever};
   std::uint64_t dropped_by_gone_logs_ = 0;
   std::uint64_t stacks_dropped_by_gone_logs_ = 0;
+  WaitsSitesCost sites_cost_of_gone_logs_;
   std::size_t since_settle_ = 0;
   // the thread
   std::thread thread_;

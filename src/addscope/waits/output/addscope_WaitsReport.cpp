@@ -632,6 +632,14 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
     add(d.threads, "calls of threads past the cap");
     os << "  limits: " << l << " (the JSON's \"dropped\")\n";
   }
+  if (w.sites_cost.taken > 0) {
+    const WaitsSitesCost& c = w.sites_cost;
+    os << "  the program's lines: " << thousands((long long)c.taken)
+       << " stacks taken, " << format_seconds(c.seconds)
+       << " of the program's threads' time ("
+       << format_seconds(c.seconds / double(c.taken))
+       << " each; ADDSCOPE_WAITS_SITES=off leaves them out)\n";
+  }
   if (!w.trace_path.empty()) {
     os << "  trace: " << w.trace_path;
     if (w.trace_events_dropped > 0)
@@ -869,6 +877,8 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
                   {"streams", d.streams},
                   {"threads", d.threads},
                   {"trace_events", w.trace_events_dropped}};
+  j["sites_cost"] = {{"taken", w.sites_cost.taken},
+                     {"seconds", w.sites_cost.seconds}};
   // Names are the program's bytes: invalid UTF-8 is replaced, never thrown.
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }
