@@ -42,7 +42,7 @@ csv="$t/out/waits_cost.csv"
 [[ -f "$csv" && -f "$t/out/waits_cost.txt" && -f "$t/out/waits_cost.log" ]] ||
   fail "OUT holds $(ls "$t/out" 2>/dev/null | tr '\n' ' '), not waits_cost.txt, .csv and .log"
 cmp -s "$t/table" "$t/out/waits_cost.txt" || fail "waits_cost.txt is not what was printed"
-tools=("none" "empty tool" "libaddscope_waits.so" "again")
+tools=("none" "empty tool" "libaddscope_waits.so" "libaddscope_waits.so (ADDSCOPE_WAITS_SITES=off)" "again")
 metrics=(launch_fence deep_copy burst_launch stream_add two_wall)
 for m in "${metrics[@]}"; do
   base=""
@@ -69,7 +69,7 @@ for m in "${metrics[@]}"; do
 done
 # The table: a header, then the tools' rows in order.
 rows="$(grep '^| ' "$t/table" | sed -n '1,/^| per event/p' | grep -v '^| tool\|^| per event' | cut -d'|' -f2 | sed 's/^ *//; s/ *$//')"
-want="$(printf '%s\n' "none" "empty tool" "libaddscope_waits.so" "again")"
+want="$(printf '%s\n' "none" "empty tool" "libaddscope_waits.so" "libaddscope_waits.so (ADDSCOPE_WAITS_SITES=off)" "again")"
 [[ "$rows" == "$want" ]] || fail "the table's rows are [$(echo $rows)], not [$(echo $want)]"
 grep -q '^| tool | launch + fence | deep_copy of 1 element | back-to-back launch | STREAM-style add, 10^5 floats | two instances, wall |$' "$t/table" ||
   fail "no table header with the five columns: $(grep '^| tool' "$t/table")"
@@ -84,7 +84,10 @@ grep -q '^| libaddscope_waits.so | [+-][0-9]* ns over none, [+-][0-9]* ns over t
   fail "no per-event row of the waits tool"
 grep -q '^targets (issue 21' "$t/table" || fail "no targets section"
 grep -q '^  launch + fence  .* (target <= +1.5 us): \(met\|MISSED\)$' "$t/table" || fail "no launch + fence target line"
+for m in "launch + fence" "deep_copy" "back-to-back launch"; do
+  grep -q "^    $m  *[+-][0-9.]* us: \(met\|MISSED\)$" "$t/table" || fail "no sites on over off line for $m"
+done
 grep -q '^the tracker alone' "$t/table" || fail "no tracker line (host backend)"
 grep -q 'host backend' "$t/table" || fail "the table does not say it is a host backend"
-[[ $bad -eq 0 ]] && echo "PASS: waits_cost.sh (usage errors, 4 tools x 5 metrics, medians, differences, table, events, targets)"
+[[ $bad -eq 0 ]] && echo "PASS: waits_cost.sh (usage errors, 5 tools x 5 metrics, medians, differences, table, events, targets)"
 exit $bad

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # What the waits tool costs a Kokkos program, measured the same way on any
 # machine (issue 21): no tool / the empty tool (tests/tools/null_tool.cpp) /
-# libaddscope_waits.so / kokkos-tools' kernel timer (when its path is
-# given) / any other Kokkos Tools library, in ROUNDS interleaved rounds,
+# libaddscope_waits.so / the same with ADDSCOPE_WAITS_SITES=off (no stack
+# taken: what naming the program's lines costs) / kokkos-tools' kernel timer
+# (when its path is given) / any other Kokkos Tools library, in ROUNDS
+# interleaved rounds,
 # medians, on
 #   launch + fence        an empty parallel_for + fence, per iteration
 #   deep_copy             a one-element deep_copy device -> host
@@ -164,6 +166,8 @@ TOOL="${WAITS_TOOL:-$TOOL_DEFAULT}"
 # The rows: label, display name, library ("" = no tool), environment
 # ("VAR=VALUE ..." for that row's runs).
 T_LABEL=(none empty waits) T_NAME=("none" "empty tool" "libaddscope_waits.so") T_LIB=("" "$NULL_TOOL" "$TOOL") T_ENV=("" "" "")
+# The same tool taking no stack (the program's lines off): what sites cost.
+T_LABEL+=(waits-nosites); T_NAME+=("libaddscope_waits.so (ADDSCOPE_WAITS_SITES=off)"); T_LIB+=("$TOOL"); T_ENV+=("ADDSCOPE_WAITS_SITES=off")
 if [[ -n "$KT_LIB" ]]; then
   T_LABEL+=(kt); T_NAME+=("kokkos-tools kernel timer"); T_LIB+=("$(cd "$(dirname "$KT_LIB")" && pwd)/$(basename "$KT_LIB")"); T_ENV+=("")
 fi
@@ -462,6 +466,15 @@ TXT="$scratch/waits_cost.txt"
     d = 100 * (w - n) / n; printf "  %-22s %+.1f%% (target >= -2%%): %s\n", "STREAM-style add", d, (d >= -2) ? "met" : "MISSED" }'
   awk -v w="$w_tw" -v n="$n_tw" -v host="$HOST" 'BEGIN { if (w == "" || n == "") { print "  two instances          not measured"; exit }
     d = 100 * (w - n) / n; printf "  %-22s %+.1f%% wall (target within 2%%)%s: %s\n", "two instances", d, host ? ", on one instance here" : "", (d <= 2 && d >= -2) ? "met" : "MISSED" }'
+  # The program's lines (issue 36): the tool with sites on over the same
+  # tool with them off, per launch and per blocking call.
+  echo "  the program's lines (issue 36): sites on over off (target <= +0.3 us per launch and per blocking call):"
+  for m in launch_fence deep_copy burst_launch; do
+    awk -v m="$m" -v w="$(med waits "$m")" -v o="$(med waits-nosites "$m")" 'BEGIN {
+      name = (m == "launch_fence") ? "launch + fence" : (m == "deep_copy") ? "deep_copy" : "back-to-back launch"
+      if (w == "" || o == "") { printf "    %-22s not measured\n", name; exit }
+      d = w - o; printf "    %-22s %+.3f us: %s\n", name, d, d <= 0.3 ? "met" : "MISSED" }'
+  done
   # Over CUPTI's own cost in the same Kokkos programs: the tool with its
   # CUPTI set-up over the floor tool with that set-up ("tool"), and without
   # copy records over the floor tool's "launch" (the cheapest set-up that
