@@ -24,6 +24,7 @@
 #include "addscope/waits/model/addscope_CodeSite.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
 #include "addscope/waits/record/addscope_StackCapture.hpp"
+#include "addscope/waits/record/addscope_StackMemo.hpp"
 #include "addscope/waits/record/addscope_ThreadLog.hpp"
 #include "addscope/waits/site/addscope_SiteResolver.hpp"
 #include "addscope/waits/site/addscope_SiteRules.hpp"
@@ -349,6 +350,84 @@ TEST(WaitsSites, ACapturedStackResolvesToThisFilesLine) {
 // fork() while another thread is inside the unwinder: the child (only the
 // forking thread) captures a stack at once and exits; a lock the other
 // thread held at fork() would keep it waiting until it is killed.
+// A kept stack is read back only while every return address is still in
+// its slot, at the same stack pointer, for the same most frames.
+TEST(WaitsSites, AKeptStackIsReadOnlyWhileEachReturnAddressIsInItsSlot) {
+  addscope::Impl::StackMemo m;
+  std::uint64_t stack[8] = {0x1111, 0x2222, 0x3333, 0x4444};
+  const std::uint64_t pcs[3] = {0x1111, 0x2222, 0x4444};
+  const std::uint64_t slots[3] = {std::uint64_t(&stack[0]),
+                                  std::uint64_t(&stack[1]),
+                                  std::uint64_t(&stack[3])};
+  std::uint64_t out[addscope::Impl::kMaxStackFrames] = {};
+  std::uint32_t n = 99;
+  EXPECT_FALSE(m.find(0x7000, 32, out, &n));  // nothing kept yet
+  m.keep(0x7000, 32, pcs, slots, 3);
+  ASSERT_TRUE(m.find(0x7000, 32, out, &n));
+  EXPECT_EQ(n, 3u);
+  EXPECT_EQ(out[0], 0x1111u);
+  EXPECT_EQ(out[2], 0x4444u);
+  EXPECT_FALSE(m.find(0x7008, 32, out, &n));  // another stack pointer
+  EXPECT_FALSE(m.find(0x7000, 8, out, &n));   // another most frames
+  stack[2] = 0x9999;                          // not a slot: no matter
+  EXPECT_TRUE(m.find(0x7000, 32, out, &n));
+  stack[3] = 0x4445;  // the outermost caller changed
+  EXPECT_FALSE(m.find(0x7000, 32, out, &n));
+  stack[3] = 0x4444;
+  stack[0] = 0;  // the innermost
+  EXPECT_FALSE(m.find(0x7000, 32, out, &n));
+  stack[0] = 0x1111;
+  // Four kept at most, the oldest given up first.
+  for (std::uint64_t sp = 0x8000; sp < 0x8000 + 4 * 16; sp += 16)
+    m.keep(sp, 32, pcs, slots, 3);
+  EXPECT_FALSE(m.find(0x7000, 32, out, &n));
+  EXPECT_TRUE(m.find(0x8000, 32, out, &n));
+  EXPECT_TRUE(m.find(0x8030, 32, out, &n));
+}
+
+namespace {
+// Two lines of one function, each capturing through the same helper: the
+// same stack pointer, the same return address into the helper, another
+// into this function.
+__attribute__((noinline)) std::vector<std::uint64_t> capture_at(int which) {
+  std::vector<std::uint64_t> s;
+  if (which == 0)
+    s = capture_here();
+  else
+    s = capture_here();
+  asm volatile("" ::: "memory");
+  return s;
+}
+}  // namespace
+
+// A stack taken again at one place is read without unwinding, and is the
+// stack unwinding gives; a capture from another line at the same stack
+// pointer is that line's.
+TEST(WaitsSites, AStackTakenAgainIsTheSameStackAndAnotherLinesIsItsOwn) {
+  std::vector<std::uint64_t> first[2];
+  const std::uint64_t hits = addscope::Impl::stack_memo_hits();
+  for (int round = 0; round < 8; ++round)
+    for (int which : {0, 1}) {
+      // One call here for every round: the stacks differ only inside.
+      const std::vector<std::uint64_t> s = capture_at(which);
+      if (round == 0)
+        first[which] = s;
+      else
+        EXPECT_EQ(s, first[which]) << "round " << round << ", line " << which;
+    }
+  ASSERT_GE(first[0].size(), 3u);
+  ASSERT_EQ(first[0].size(), first[1].size());
+  EXPECT_EQ(first[0][0], first[1][0]);  // into capture_here, from one call
+  EXPECT_NE(first[0][1], first[1][1]);  // into capture_at, from two lines
+#if defined(ADDSCOPE_TEST_HAVE_LIBUNWIND) && defined(__x86_64__)
+  // Each line's stack kept at its second unwinding: read back from the
+  // third round on (6 rounds x 2 lines).
+  EXPECT_EQ(addscope::Impl::stack_memo_hits() - hits, 12u);
+#else
+  (void)hits;
+#endif
+}
+
 TEST(WaitsSites, AForkWhileAnotherThreadUnwindsLeavesTheChildAbleToUnwind) {
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> taken{0};

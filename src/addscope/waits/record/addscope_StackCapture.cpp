@@ -3,6 +3,9 @@
 #include <sched.h>
 
 #include <atomic>
+#include <cstring>
+
+#include "addscope/waits/record/addscope_StackMemo.hpp"
 
 #ifdef ADDSCOPE_HAVE_LIBUNWIND
 #define UNW_LOCAL_ONLY
@@ -22,7 +25,57 @@ namespace {
 // counted before the drain reads the count).
 std::atomic<bool> g_fork_gate{false};
 std::atomic<int> g_capturing{0};
+
+#if defined(ADDSCOPE_HAVE_LIBUNWIND) && defined(__x86_64__)
+#define ADDSCOPE_STACK_MEMO 1
+// A stack taken a second time at one place (among the thread's last four
+// unwound) is kept with its slots; from the third time on it is read from
+// them (addscope_StackMemo.hpp).
+struct SeenStack {
+  std::uint64_t sp = 0;
+  std::uint32_t max = 0, n = 0;
+  std::uint64_t pcs[kMaxStackFrames];
+};
+constexpr std::uint32_t kSeen = 4;
+thread_local StackMemo t_memo;
+thread_local SeenStack t_seen[kSeen];
+thread_local std::uint32_t t_seen_next = 0;
+thread_local std::uint64_t t_memo_hits = 0;
+
+// Where each of `pcs` (the return addresses capture_stack() just took, its
+// caller's first) sits in this thread's stack, by libunwind's own steps:
+// a frame's stack pointer is its callee's canonical frame address, with
+// the return address in the 8 bytes below it. False where a frame is not
+// a plain call (a signal frame) or the steps disagree with `pcs`.
+__attribute__((noinline)) bool slots_of(const std::uint64_t* pcs,
+                                        std::uint32_t n, std::uint64_t* slots) {
+  unw_context_t uc;
+  unw_cursor_t c;
+  if (unw_getcontext(&uc) != 0 || unw_init_local(&c, &uc) != 0) return false;
+  // This function, then capture_stack(), then pcs[0]'s frame.
+  if (unw_step(&c) <= 0) return false;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (unw_step(&c) <= 0 || unw_is_signal_frame(&c) > 0) return false;
+    unw_word_t ip = 0, sp = 0;
+    if (unw_get_reg(&c, UNW_REG_IP, &ip) != 0 ||
+        unw_get_reg(&c, UNW_REG_SP, &sp) != 0 || ip != pcs[i] || sp < 8)
+      return false;
+    const std::uint64_t slot = sp - 8;
+    if (*reinterpret_cast<const std::uint64_t*>(slot) != ip) return false;
+    slots[i] = slot;
+  }
+  return true;
+}
+#endif
 }  // namespace
+
+std::uint64_t stack_memo_hits() {
+#ifdef ADDSCOPE_STACK_MEMO
+  return t_memo_hits;
+#else
+  return 0;
+#endif
+}
 
 std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max) {
   // The first check keeps captures off the count while the gate is closed
@@ -33,6 +86,16 @@ std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max) {
     g_capturing.fetch_sub(1);
     return 0;
   }
+#ifdef ADDSCOPE_STACK_MEMO
+  std::uint64_t sp;
+  asm volatile("mov %%rsp, %0" : "=r"(sp));
+  std::uint32_t kept = 0;
+  if (t_memo.find(sp, max, pcs, &kept)) {
+    ++t_memo_hits;
+    g_capturing.fetch_sub(1);
+    return kept;
+  }
+#endif
   void* buf[kMaxStackFrames + 1];
   const int want = int(max < kMaxStackFrames ? max : kMaxStackFrames) + 1;
 #ifdef ADDSCOPE_HAVE_LIBUNWIND
@@ -44,6 +107,28 @@ std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max) {
   std::uint32_t k = 0;
   for (int i = 1; i < n; ++i)
     pcs[k++] = reinterpret_cast<std::uint64_t>(buf[i]);
+#ifdef ADDSCOPE_STACK_MEMO
+  // A stack unwound before at this place: kept with its slots (found
+  // once: unwinding step by step costs more than a capture).
+  bool seen = false;
+  for (SeenStack& l : t_seen)
+    if (k > 0 && l.sp == sp && l.max == max && l.n == k &&
+        std::memcmp(l.pcs, pcs, k * sizeof(std::uint64_t)) == 0) {
+      std::uint64_t slots[kMaxStackFrames];
+      if (slots_of(pcs, k, slots)) t_memo.keep(sp, max, pcs, slots, k);
+      l.n = 0;
+      seen = true;
+      break;
+    }
+  if (!seen && k > 0) {
+    SeenStack& l = t_seen[t_seen_next];
+    t_seen_next = (t_seen_next + 1) % kSeen;
+    l.sp = sp;
+    l.max = max;
+    l.n = k;
+    std::memcpy(l.pcs, pcs, k * sizeof(std::uint64_t));
+  }
+#endif
   g_capturing.fetch_sub(1);
   return k;
 }

@@ -18,8 +18,14 @@ namespace Impl {
 constexpr std::uint32_t kMaxStackFrames = 32;
 
 /// Up to `max` return addresses of the calling thread into `pcs`, innermost
-/// first, this function's own caller first; how many.
+/// first, this function's own caller first; how many. A stack taken a
+/// second time at one place is read from where its return addresses sit
+/// from then on, without unwinding (addscope_StackMemo.hpp; x86-64 with
+/// libunwind).
 std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max);
+
+/// How many of this thread's captures were read from a kept stack.
+std::uint64_t stack_memo_hits();
 
 /// fork(): stops new captures (they take no stack meanwhile) and waits for
 /// those under way — a thread inside the unwinder at fork() would leave its
