@@ -13,10 +13,17 @@ ChunkPool::~ChunkPool() {
   for (LogChunk* c : free_) delete c;
 }
 
-LogChunk* ChunkPool::take(bool force) {
+LogChunk* ChunkPool::take(bool force) { return take_chunk(force, false); }
+
+LogChunk* ChunkPool::take_unless_kept() { return take_chunk(false, true); }
+
+LogChunk* ChunkPool::take_chunk(bool force, bool unless_kept) {
   LogChunk* c = nullptr;
   {
     std::lock_guard<std::mutex> g(mu_);
+    if (unless_kept && allocated_ >= max_ - max_ / 4 &&
+        free_.size() <= max_ / 8)
+      return nullptr;
     if (!free_.empty()) {
       c = free_.back();
       free_.pop_back();
@@ -43,11 +50,6 @@ bool ChunkPool::low() const {
   return allocated_ >= max_ / 2 && free_.size() < max_ / 4;
 }
 
-bool ChunkPool::kept_for_events() const {
-  std::lock_guard<std::mutex> g(mu_);
-  return allocated_ >= max_ - max_ / 4 && free_.size() <= max_ / 8;
-}
-
 std::size_t ChunkPool::allocated() const {
   std::lock_guard<std::mutex> g(mu_);
   return allocated_;
@@ -68,9 +70,10 @@ ThreadLog::~ThreadLog() {
   }
 }
 
-bool ThreadLog::next_chunk() {
-  LogChunk* n = pool_.take();
-  if (!n && dropping_) return false;  // still no room: drop at once
+bool ThreadLog::next_chunk(bool for_stack) {
+  LogChunk* n = for_stack ? pool_.take_unless_kept() : pool_.take();
+  // Still no room: drop at once; a stack is never waited for.
+  if (!n && (dropping_ || for_stack)) return false;
   if (!n) {
     // The analyzer is behind: wake it, wait a bounded time, then drop
     // (and go on dropping at once until a chunk is free again).
@@ -181,8 +184,7 @@ void ThreadLog::stack(const std::uint64_t* pcs, std::uint32_t n, double t) {
   // needs a new chunk when the pool keeps its last quarter for events (the
   // analyzer behind) or while events are being dropped is left out and
   // counted, never waited for, so that the events keep their room.
-  if (pos_ + need > kChunkRecords &&
-      (dropping_ || pool_.kept_for_events() || !next_chunk())) {
+  if (pos_ + need > kChunkRecords && (dropping_ || !next_chunk(true))) {
     stacks_dropped_.fetch_add(1, std::memory_order_relaxed);
     return;
   }

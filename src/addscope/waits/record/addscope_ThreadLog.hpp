@@ -56,9 +56,10 @@ class ChunkPool {
   std::size_t allocated() const;
   /// Half the cap is out and few chunks are free: time to drain.
   bool low() const;
-  /// Three quarters of the cap are out and at most an eighth is free: the
-  /// rest is kept for events (a stack is not given a new chunk).
-  bool kept_for_events() const;
+  /// A chunk for a stack: null, never waited for, at the cap and also while
+  /// the pool keeps the rest for events (three quarters of the cap out and
+  /// at most an eighth free), asked and taken under one lock.
+  LogChunk* take_unless_kept();
   /// Called (outside the lock) when a writer found the pool empty.
   void set_wake(void (*wake)(void*), void* arg) {
     wake_ = wake;
@@ -72,6 +73,7 @@ class ChunkPool {
   std::mutex& mutex() { return mu_; }
 
  private:
+  LogChunk* take_chunk(bool force, bool unless_kept);
   mutable std::mutex mu_;
   std::vector<LogChunk*> free_;
   std::size_t allocated_ = 0, max_;
@@ -221,7 +223,9 @@ class ThreadLog {
 
  private:
   std::uint32_t name_slow(std::string_view s);  // a miss by address
-  bool next_chunk();
+  // `for_stack`: a chunk only when the pool does not keep it for events;
+  // never waited for.
+  bool next_chunk(bool for_stack = false);
   // `n` records at pos_ (they fit in the current chunk), zeroed.
   EventRecord* claim(std::uint32_t n);
   ChunkPool& pool_;
