@@ -362,6 +362,12 @@ TEST(WaitsSites, AKeptStackIsReadOnlyWhileEachReturnAddressIsInItsSlot) {
   std::uint64_t out[addscope::Impl::kMaxStackFrames] = {};
   std::uint32_t n = 99;
   EXPECT_FALSE(m.find(0x7000, 32, out, &n));  // nothing kept yet
+  // Worth keeping once unwound a second time at one place.
+  EXPECT_FALSE(m.seen_again(0x7000, 32, pcs, 3));
+  EXPECT_FALSE(m.seen_again(0x7008, 32, pcs, 3));
+  EXPECT_FALSE(m.seen_again(0x7000, 32, pcs, 2));
+  EXPECT_TRUE(m.seen_again(0x7000, 32, pcs, 3));
+  EXPECT_FALSE(m.seen_again(0x7000, 32, pcs, 3));  // noted anew
   m.keep(0x7000, 32, pcs, slots, 3);
   ASSERT_TRUE(m.find(0x7000, 32, out, &n));
   EXPECT_EQ(n, 3u);

@@ -3,7 +3,6 @@
 #include <sched.h>
 
 #include <atomic>
-#include <cstring>
 
 #include "addscope/waits/record/addscope_StackMemo.hpp"
 
@@ -31,15 +30,7 @@ std::atomic<int> g_capturing{0};
 // A stack taken a second time at one place (among the thread's last four
 // unwound) is kept with its slots; from the third time on it is read from
 // them (addscope_StackMemo.hpp).
-struct SeenStack {
-  std::uint64_t sp = 0;
-  std::uint32_t max = 0, n = 0;
-  std::uint64_t pcs[kMaxStackFrames];
-};
-constexpr std::uint32_t kSeen = 4;
 thread_local StackMemo t_memo;
-thread_local SeenStack t_seen[kSeen];
-thread_local std::uint32_t t_seen_next = 0;
 thread_local std::uint64_t t_memo_hits = 0;
 
 // Where each of `pcs` (the return addresses capture_stack() just took, its
@@ -110,23 +101,9 @@ std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max) {
 #ifdef ADDSCOPE_STACK_MEMO
   // A stack unwound before at this place: kept with its slots (found
   // once: unwinding step by step costs more than a capture).
-  bool seen = false;
-  for (SeenStack& l : t_seen)
-    if (k > 0 && l.sp == sp && l.max == max && l.n == k &&
-        std::memcmp(l.pcs, pcs, k * sizeof(std::uint64_t)) == 0) {
-      std::uint64_t slots[kMaxStackFrames];
-      if (slots_of(pcs, k, slots)) t_memo.keep(sp, max, pcs, slots, k);
-      l.n = 0;
-      seen = true;
-      break;
-    }
-  if (!seen && k > 0) {
-    SeenStack& l = t_seen[t_seen_next];
-    t_seen_next = (t_seen_next + 1) % kSeen;
-    l.sp = sp;
-    l.max = max;
-    l.n = k;
-    std::memcpy(l.pcs, pcs, k * sizeof(std::uint64_t));
+  if (t_memo.seen_again(sp, max, pcs, k)) {
+    std::uint64_t slots[kMaxStackFrames];
+    if (slots_of(pcs, k, slots)) t_memo.keep(sp, max, pcs, slots, k);
   }
 #endif
   g_capturing.fetch_sub(1);

@@ -31,7 +31,7 @@ class StackMemo {
   /// length in `*n`); false when none is.
   bool find(std::uint64_t sp, std::uint32_t max, std::uint64_t* pcs,
             std::uint32_t* n) const {
-    for (const Entry& e : entries_) {
+    for (const Entry& e : kept_) {
       if (e.n == 0 || e.sp != sp || e.max != max) continue;
       std::uint32_t i = 0;
       while (i < e.n && *reinterpret_cast<const volatile std::uint64_t*>(
@@ -45,18 +45,29 @@ class StackMemo {
     return false;
   }
 
+  /// A stack of `n` return addresses just unwound at `sp`: true when the
+  /// same one was unwound there before (among the last kEntries), worth
+  /// keeping with its slots (keep()); else it is noted.
+  bool seen_again(std::uint64_t sp, std::uint32_t max, const std::uint64_t* pcs,
+                  std::uint32_t n) {
+    if (n == 0 || n > kMaxStackFrames) return false;
+    for (Entry& e : seen_)
+      if (e.n == n && e.sp == sp && e.max == max &&
+          std::memcmp(e.pcs, pcs, n * sizeof(std::uint64_t)) == 0) {
+        e.n = 0;
+        return true;
+      }
+    put(seen_, &next_seen_, sp, max, pcs, n);
+    return false;
+  }
+
   /// Keeps a stack of `n` (1 to kMaxStackFrames) return addresses taken at
   /// `sp`, each `pcs[i]` read from the stack slot at address `slots[i]`
   /// (above `sp`, in this thread's stack), in place of the oldest.
   void keep(std::uint64_t sp, std::uint32_t max, const std::uint64_t* pcs,
             const std::uint64_t* slots, std::uint32_t n) {
     if (n == 0 || n > kMaxStackFrames) return;
-    Entry& e = entries_[next_];
-    next_ = (next_ + 1) % kEntries;
-    e.sp = sp;
-    e.max = max;
-    e.n = n;
-    std::memcpy(e.pcs, pcs, n * sizeof(std::uint64_t));
+    Entry& e = put(kept_, &next_kept_, sp, max, pcs, n);
     std::memcpy(e.slots, slots, n * sizeof(std::uint64_t));
   }
 
@@ -67,8 +78,21 @@ class StackMemo {
     std::uint64_t pcs[kMaxStackFrames];
     std::uint64_t slots[kMaxStackFrames];
   };
-  Entry entries_[kEntries];
-  std::uint32_t next_ = 0;
+  // In place of the ring's oldest.
+  static Entry& put(Entry* ring, std::uint32_t* next, std::uint64_t sp,
+                    std::uint32_t max, const std::uint64_t* pcs,
+                    std::uint32_t n) {
+    Entry& e = ring[*next];
+    *next = (*next + 1) % kEntries;
+    e.sp = sp;
+    e.max = max;
+    e.n = n;
+    std::memcpy(e.pcs, pcs, n * sizeof(std::uint64_t));
+    return e;
+  }
+  Entry kept_[kEntries];
+  Entry seen_[kEntries];
+  std::uint32_t next_kept_ = 0, next_seen_ = 0;
 };
 
 }  // namespace Impl
