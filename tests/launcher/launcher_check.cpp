@@ -591,6 +591,62 @@ int main(int argc, char** argv) {
           "yet: the started line is not checked)";
       std::cout << "  NOTE:" << note << "\n";
     }
+  } else if (name == "two_processes") {
+    // Two programs of one run, one after the other (a script, a spawned
+    // worker): the first to start the tool writes --json and --output;
+    // the second, whose paths have no %p, writes neither (its report goes
+    // to stderr, a line says why). With %p, each writes its own.
+    if (kokkos_program.empty()) {
+      std::cerr << "two_processes needs KOKKOS_PROGRAM\n";
+      return 2;
+    }
+    const std::string json = g_dir + "/two.json", report = g_dir + "/two.txt";
+    std::remove(json.c_str());
+    std::remove(report.c_str());
+    const std::string both = "'" + kokkos_program + "' && '" + kokkos_program +
+                             "' && echo two_processes:done";
+    Run r = run({launcher, "--json", json, "--output", report, "-v", "--", "sh",
+                 "-c", both},
+                {{"OMP_PROC_BIND", "false"}});
+    show(r);
+    check(r.status() == 0, "exit status " + std::to_string(r.status()));
+    check(contains(r.out, "two_processes:done"),
+          "the second program never ran");
+    if (hook)
+      check(contains(r.err, "the tool started in 2 processes"),
+            "the launcher does not list 2 processes");
+    check(count(r.err, "ADDSCOPE_WAITS_JSON='" + json +
+                           "' has no %p: this process (a child, or not the "
+                           "first of the run to start the tool) does not "
+                           "write it") == 1,
+          "not one line saying the second process leaves --json alone");
+    check(count(read(report), "addscope waits") == 1,
+          "--output's file does not hold one report");
+    check(contains(r.err, "kernels by"),
+          "the second process's report is not on stderr");
+    try {
+      std::ifstream f(json);
+      const nlohmann::json j = nlohmann::json::parse(f);
+      check(!j["kernels"].empty(), "no kernels in the JSON");
+    } catch (const std::exception& e) {
+      check(false, std::string("no JSON at --json's path: ") + e.what());
+    }
+    // Each its own file with %p.
+    const std::string pjson = g_dir + "/two.%p.json";
+    Run p = run({launcher, "--json", pjson, "-v", "--", "sh", "-c", both},
+                {{"OMP_PROC_BIND", "false"}});
+    show(p);
+    std::vector<std::string> pids;
+    for (std::size_t at = p.err.find("loaded into PID ");
+         at != std::string::npos; at = p.err.find("loaded into PID ", at + 1)) {
+      const std::size_t b = at + std::strlen("loaded into PID ");
+      pids.push_back(p.err.substr(b, p.err.find(' ', b) - b));
+    }
+    check(pids.size() == 2, "not two 'loaded into PID' lines with %p");
+    for (const std::string& pid : pids)
+      check(exists(g_dir + "/two." + pid + ".json"),
+            "no JSON of process " + pid + " with %p");
+    check(!contains(p.err, "has no %p"), "a %p path was left alone");
   } else {
     std::cerr << "CASE = '" << name << "' is unknown\n";
     return 2;

@@ -27,6 +27,7 @@
 #include "addscope/waits/output/addscope_AttributionText.hpp"
 #include "addscope/waits/output/addscope_WaitsOptions.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
+#include "addscope/waits/tool/addscope_ToolOutputs.hpp"
 #include "waits_hand_snapshot.hpp"
 #include "waits_sim.hpp"
 
@@ -740,4 +741,44 @@ TEST(WaitsOutput, AWaitOnManyKernelsNamesTheLongestThree) {
     else
       EXPECT_EQ(line.find("other kernels"), std::string::npos) << line;
   }
+}
+
+// A process that is not the first of its run (or a forked child) writes
+// only its own paths: with %p; with %r too when it is an MPI rank of its
+// own (rank_apart), never a path another process writes.
+TEST(WaitsOutput, ALaterProcessWritesOnlyThePathsThatAreItsOwn) {
+  using addscope::Impl::ToolOutputs;
+  addscope::WaitsReportOptions opt;
+  char dir[] = "/tmp/addscope-outputs-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string d = dir;
+  ::setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+  struct Case {
+    const char* json;
+    bool child, rank_apart;
+    std::string want;  // "" : not written
+  };
+  const std::string pid = std::to_string(::getpid());
+  const Case cases[] = {
+      {"/w.json", false, false, "/w.json"},  // the first: as given
+      {"/w.json", true, false, ""},
+      {"/w.json", true, true, ""},
+      {"/w.%p.json", true, false, "/w." + pid + ".json"},
+      {"/w.%r.json", true, false, ""},  // a forked child: its parent's rank
+      {"/w.%r.json", true, true, "/w.1.json"},
+  };
+  for (const Case& c : cases) {
+    const std::string pattern = d + c.json;
+    const ToolOutputs o = ToolOutputs::resolve(opt, pattern.c_str(), nullptr,
+                                               c.child, nullptr, c.rank_apart);
+    EXPECT_EQ(o.json, c.want.empty() ? "" : d + c.want)
+        << pattern << " child " << c.child << " rank_apart " << c.rank_apart;
+    const bool said = std::any_of(
+        o.problems.begin(), o.problems.end(), [](const std::string& p) {
+          return p.find("has no %p: this process") != std::string::npos;
+        });
+    EXPECT_EQ(said, c.want.empty()) << pattern;
+  }
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  ::rmdir(dir);
 }

@@ -19,7 +19,7 @@ bool has_pid(const char* pattern) {
 ToolOutputs ToolOutputs::resolve(const WaitsReportOptions& opt,
                                  const char* json_pattern,
                                  const char* trace_pattern, bool child,
-                                 const char* children) {
+                                 const char* children, bool rank_apart) {
   ToolOutputs o;
   if (child && children && std::strcmp(children, "quiet") == 0) {
     o.quiet = true;
@@ -51,12 +51,14 @@ ToolOutputs ToolOutputs::resolve(const WaitsReportOptions& opt,
                            x.instead);
       continue;
     }
-    if (child && !has_pid(x.pattern)) {
+    if (child && !has_pid(x.pattern) &&
+        !(rank_apart && std::strstr(x.pattern, "%r"))) {
       // It would name the parent's file.
       if (x.path != &o.report)
         o.problems.push_back(std::string(x.var) + "='" + x.pattern +
-                             "' has no %p: this child process of the "
-                             "program does not write it; " +
+                             "' has no %p: this process (a child, or not "
+                             "the first of the run to start the tool) "
+                             "does not write it; " +
                              x.instead);
       continue;
     }

@@ -29,11 +29,16 @@ struct ToolOutputs {
   std::vector<std::string> problems;
 
   /// From the report pattern in `opt` and the JSON and trace patterns (null
-  /// or "" for none). `child`: in a child process after fork().
+  /// or "" for none). `child`: in a child process after fork(), or a process
+  /// that was not the first of the run to start the tool
+  /// (first_to_start_in_run()): it writes only the paths that are its own,
+  /// those with %p — and with %r too when `rank_apart` (another MPI rank of
+  /// the run, not a forked child of one).
   static ToolOutputs resolve(const WaitsReportOptions& opt,
                              const char* json_pattern,
                              const char* trace_pattern, bool child,
-                             const char* children = nullptr);
+                             const char* children = nullptr,
+                             bool rank_apart = false);
 };
 
 /// Writes the report of `snap` (after `note`, if any) and its JSON where

@@ -122,6 +122,36 @@ bool announce_tool_start(FrontDoor door, const char* detail) noexcept {
   return true;
 }
 
+bool first_to_start_in_run() noexcept {
+  const char* path = waits_setting("ADDSCOPE_WAITS_STARTED");
+  if (!path || !*path) return true;
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return true;
+  char buf[256];
+  std::size_t n = 0;
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    while (n < sizeof buf - 1) {
+      const ssize_t r = ::read(fd, buf + n, sizeof buf - 1 - n);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      n += std::size_t(r);
+      if (std::memchr(buf, '\n', n)) break;
+    }
+  }
+  ::close(fd);
+  const char* end = static_cast<const char*>(std::memchr(buf, '\n', n));
+  if (!end) return true;  // no whole line: not ours to judge
+  try {
+    StartedLine first;
+    if (!parse_started_line(std::string(buf, std::size_t(end - buf)), &first))
+      return true;
+    return first.pid == long(::getpid());
+  } catch (...) {
+    return true;
+  }
+}
+
 void reset_tool_start_for_testing() noexcept { g_announced_pid = 0; }
 
 }  // namespace Impl

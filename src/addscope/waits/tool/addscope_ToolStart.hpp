@@ -45,6 +45,15 @@ const char* front_door_word(FrontDoor door) noexcept;
 /// process), false if an earlier call did.
 bool announce_tool_start(FrontDoor door, const char* detail = nullptr) noexcept;
 
+/// Whether this process is the first of the run in which the tool started:
+/// the first line of the ADDSCOPE_WAITS_STARTED file names it (call after
+/// announce_tool_start()). True without that file (no launcher: each
+/// process on its own) or when it cannot be read. A later process (a
+/// script's second program, a spawned worker, another MPI rank under one
+/// launcher) writes only the outputs whose path holds %p: the others are
+/// the first process's.
+bool first_to_start_in_run() noexcept;
+
 /// For tests: forget that this process announced.
 void reset_tool_start_for_testing() noexcept;
 

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "addscope/core/addscope_OutputPath.hpp"
 #include "addscope/waits/addscope_SyncTracker.hpp"
 #include "addscope/waits/addscope_WaitsSettings.hpp"
 #include "addscope/waits/output/addscope_WaitsReport.hpp"
@@ -93,14 +94,16 @@ void guarded(const char* where, F&& f) noexcept {
   }
 }
 
-void resolve_outputs(bool child) {
+// `child`: a forked child, or a later process of the run (`rank_apart`:
+// one with an MPI rank of its own).
+void resolve_outputs(bool child, bool rank_apart = false) {
   std::vector<std::string> warnings;
   g_options = addscope::waits_options_from_environment(&warnings);
   for (const auto& w : warnings) std::cerr << "addscope waits: " << w << "\n";
   g_outputs = ToolOutputs::resolve(
       g_options, addscope::waits_setting("ADDSCOPE_WAITS_JSON"),
       addscope::waits_setting("ADDSCOPE_WAITS_TRACE"), child,
-      addscope::waits_setting("ADDSCOPE_WAITS_CHILDREN"));
+      addscope::waits_setting("ADDSCOPE_WAITS_CHILDREN"), rank_apart);
   for (const auto& p : g_outputs.problems)
     std::cerr << "addscope waits: " << p << "\n";
   if (!g_outputs.trace.empty()) {
@@ -139,7 +142,10 @@ bool g_started = false;
 void start_tool_once() {
   if (g_started) return;
   g_started = true;
-  resolve_outputs(false);
+  // A later process of the run writes only the outputs named by its pid
+  // (or by its rank: an MPI rank under one launcher).
+  const bool later = !addscope::Impl::first_to_start_in_run();
+  resolve_outputs(later, later && addscope::rank_from_environment() >= 0);
   addscope::Impl::LifecycleHooks hooks;
   hooks.finish = &finish_once;
   hooks.after_fork_child = &after_fork_child_hook;
