@@ -94,9 +94,21 @@ void guarded(const char* where, F&& f) noexcept {
   }
 }
 
+// What is wrong with the outputs, said once: at once, or in a forked child
+// at its report (a child that execs, as Python 3.9's subprocess does after
+// fork(), says nothing).
+bool g_problems_said = true;
+void say_output_problems() {
+  if (g_problems_said) return;
+  g_problems_said = true;
+  for (const auto& p : g_outputs.problems)
+    std::cerr << "addscope waits: " << p << "\n";
+}
+
 // `child`: a forked child, or a later process of the run (`rank_apart`:
-// one with an MPI rank of its own).
-void resolve_outputs(bool child, bool rank_apart = false) {
+// one with an MPI rank of its own); `say_now`: the outputs' problems now,
+// else at the report.
+void resolve_outputs(bool child, bool rank_apart = false, bool say_now = true) {
   std::vector<std::string> warnings;
   g_options = addscope::waits_options_from_environment(&warnings);
   for (const auto& w : warnings) std::cerr << "addscope waits: " << w << "\n";
@@ -104,8 +116,8 @@ void resolve_outputs(bool child, bool rank_apart = false) {
       g_options, addscope::waits_setting("ADDSCOPE_WAITS_JSON"),
       addscope::waits_setting("ADDSCOPE_WAITS_TRACE"), child,
       addscope::waits_setting("ADDSCOPE_WAITS_CHILDREN"), rank_apart);
-  for (const auto& p : g_outputs.problems)
-    std::cerr << "addscope waits: " << p << "\n";
+  g_problems_said = false;
+  if (say_now) say_output_problems();
   if (!g_outputs.trace.empty()) {
     std::string error;
     if (!tool().tracker().open_trace(g_outputs.trace, &error))
@@ -121,6 +133,7 @@ void finish_once(const char* note) noexcept {
     std::lock_guard<std::mutex> g(finish_mutex());
     if (g_finished) return;
     g_finished = true;
+    say_output_problems();
     tool().tracker().finish();
     addscope::Impl::write_tool_outputs(g_outputs, tool().tracker().snapshot(),
                                        g_options, note ? note : "", std::cerr);
@@ -132,7 +145,7 @@ void finish_once(const char* note) noexcept {
 
 void after_fork_child_hook() {
   g_finished = false;
-  resolve_outputs(true);
+  resolve_outputs(true, false, false);
   tool().tracker().start_background(&addscope::Impl::on_posted_signal);
 }
 
