@@ -50,8 +50,8 @@ bool announce_tool_start(FrontDoor door, const char* detail = nullptr) noexcept;
 /// announce_tool_start()). True without that file (no launcher: each
 /// process on its own) or when it cannot be read. A later process (a
 /// script's second program, a spawned worker, another MPI rank under one
-/// launcher) writes only the outputs whose path holds %p: the others are
-/// the first process's.
+/// launcher) writes only the outputs whose path holds %p (or %r, an MPI
+/// rank): the others are the first process's.
 bool first_to_start_in_run() noexcept;
 
 /// For tests: forget that this process announced.
