@@ -145,7 +145,7 @@ void finish_once(const char* note) noexcept {
 
 void after_fork_child_hook() {
   g_finished = false;
-  resolve_outputs(true, false, false);
+  resolve_outputs(/*child=*/true, /*rank_apart=*/false, /*say_now=*/false);
   tool().tracker().start_background(&addscope::Impl::on_posted_signal);
 }
 
