@@ -282,9 +282,11 @@ WaitsSnapshot SyncTracker::snapshot() {
                      p.now();
   }
   w.rank = rank_from_environment();
-  w.dropped.events = p.analyzer.events_dropped();
-  w.dropped.stacks = p.analyzer.stacks_dropped();
-  w.sites_cost = p.analyzer.sites_cost();
+  const Impl::LogCounters c = p.analyzer.log_counters();
+  w.dropped.events = c.events_dropped;
+  w.dropped.stacks = c.stacks_dropped;
+  w.sites_cost.taken = c.sites_taken;
+  w.sites_cost.seconds = 1e-9 * double(c.site_ns);
   std::lock_guard<std::mutex> g(p.ctl);
   w.device_source = p.source_desc;
   w.front_door = p.ever_fed_by_tools ? "kokkos"

@@ -226,37 +226,18 @@ void Analyzer::drain_locked(DeviceSource* source, bool final) {
     std::lock_guard<std::mutex> g(logs_.mutex());
     for (ThreadLog* l : logs)
       if (l->retired() && !l->peek()) {
-        dropped_by_gone_logs_ += l->dropped();
-        stacks_dropped_by_gone_logs_ += l->stacks_dropped();
-        sites_cost_of_gone_logs_.taken += l->sites_taken();
-        sites_cost_of_gone_logs_.seconds += 1e-9 * double(l->site_ns());
+        gone_logs_ += l->counters();
         logs_.remove(l);
       }
   }
   if (TraceSink* tr = rp.trace()) tr->flush();
 }
 
-std::uint64_t Analyzer::events_dropped() {
-  std::uint64_t n = dropped_by_gone_logs_ + logs_.late();
+LogCounters Analyzer::log_counters() {
+  LogCounters c = gone_logs_;
+  c.events_dropped += logs_.late();
   std::lock_guard<std::mutex> g(logs_.mutex());
-  for (ThreadLog* l : logs_.logs()) n += l->dropped();
-  return n;
-}
-
-std::uint64_t Analyzer::stacks_dropped() {
-  std::uint64_t n = stacks_dropped_by_gone_logs_;
-  std::lock_guard<std::mutex> g(logs_.mutex());
-  for (ThreadLog* l : logs_.logs()) n += l->stacks_dropped();
-  return n;
-}
-
-WaitsSitesCost Analyzer::sites_cost() {
-  WaitsSitesCost c = sites_cost_of_gone_logs_;
-  std::lock_guard<std::mutex> g(logs_.mutex());
-  for (ThreadLog* l : logs_.logs()) {
-    c.taken += l->sites_taken();
-    c.seconds += 1e-9 * double(l->site_ns());
-  }
+  for (ThreadLog* l : logs_.logs()) c += l->counters();
   return c;
 }
 
@@ -344,7 +325,7 @@ void Analyzer::reset_after_fork_child() {
   pipe_[0] = pipe_[1] = -1;
   if (TraceSink* tr = replay_->trace()) tr->abandon();  // the parent's
   replay_.reset(new Replay(opt_));
-  dropped_by_gone_logs_ = 0;
+  gone_logs_ = LogCounters();
   since_settle_ = 0;
 }
 

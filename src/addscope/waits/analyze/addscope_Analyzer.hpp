@@ -17,7 +17,6 @@
 #include <thread>
 
 #include "addscope/waits/addscope_TrackerOptions.hpp"
-#include "addscope/waits/addscope_WaitsSnapshot.hpp"
 #include "addscope/waits/analyze/addscope_Replay.hpp"
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 #include "addscope/waits/record/addscope_LogRegistry.hpp"
@@ -62,12 +61,10 @@ class Analyzer final : public DeviceRecordSink {
   /// on_signal(sig) soon.
   void post_signal(int sig);
 
-  /// Events the program's threads could not record, all logs.
-  std::uint64_t events_dropped();
-  /// Stacks the program's threads left out (their logs short of room).
-  std::uint64_t stacks_dropped();
-  /// Sites the program's threads took, and the time taking them cost them.
-  WaitsSitesCost sites_cost();
+  /// All logs' counters, those of threads gone included: the events the
+  /// program's threads could not record (late ones too), the stacks they
+  /// left out, the sites they took and the time those cost them.
+  LogCounters log_counters();
 
   /// fork(): the prepare/parent/child handlers (see SyncTracker).
   void lock_for_fork() { mu_.lock(); }
@@ -93,9 +90,7 @@ class Analyzer final : public DeviceRecordSink {
   std::mutex mu_;
   std::unique_ptr<Replay> replay_;
   std::atomic<double> device_s_{kForever};
-  std::uint64_t dropped_by_gone_logs_ = 0;
-  std::uint64_t stacks_dropped_by_gone_logs_ = 0;
-  WaitsSitesCost sites_cost_of_gone_logs_;
+  LogCounters gone_logs_;  // of threads that exited
   std::size_t since_settle_ = 0;
   // the thread
   std::thread thread_;

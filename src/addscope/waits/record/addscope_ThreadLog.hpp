@@ -81,6 +81,19 @@ class ChunkPool {
   void* wake_arg_ = nullptr;
 };
 
+/// What a thread's log let go, and what naming lines cost its thread.
+struct LogCounters {
+  std::uint64_t events_dropped = 0, stacks_dropped = 0;
+  std::uint64_t sites_taken = 0, site_ns = 0;
+  LogCounters& operator+=(const LogCounters& o) {
+    events_dropped += o.events_dropped;
+    stacks_dropped += o.stacks_dropped;
+    sites_taken += o.sites_taken;
+    site_ns += o.site_ns;
+    return *this;
+  }
+};
+
 class ThreadLog {
  public:
   static constexpr double kOverflowWait_s = 200e-6;
@@ -173,12 +186,6 @@ class ThreadLog {
     site_ns_.store(site_ns_.load(std::memory_order_relaxed) + ns,
                    std::memory_order_relaxed);
   }
-  std::uint64_t sites_taken() const {
-    return sites_taken_.load(std::memory_order_relaxed);
-  }
-  std::uint64_t site_ns() const {
-    return site_ns_.load(std::memory_order_relaxed);
-  }
   /// Appends the program's own Python line (name slots of its file and
   /// function, and of the package function it called, 0: none) for the
   /// next record, stamped `t`, as stack() does.
@@ -217,6 +224,15 @@ class ThreadLog {
   /// Stacks left out because the log ran short of room (see stack()).
   std::uint64_t stacks_dropped() const {
     return stacks_dropped_.load(std::memory_order_relaxed);
+  }
+  /// All of the above so far, and the sites taken (site_taken()).
+  LogCounters counters() const {
+    LogCounters c;
+    c.events_dropped = dropped();
+    c.stacks_dropped = stacks_dropped();
+    c.sites_taken = sites_taken_.load(std::memory_order_relaxed);
+    c.site_ns = site_ns_.load(std::memory_order_relaxed);
+    return c;
   }
   /// Slot -> the analyzer's name id (the analyzer's own table).
   std::vector<std::uint32_t>& slot_ids() { return slot_ids_; }
