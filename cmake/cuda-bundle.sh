@@ -165,7 +165,7 @@ strip --strip-unneeded "$D"/lib/*.so* "$D"/lib-openmp/*.so* 2>/dev/null || true
 # The injection step's CUDA programs without Kokkos and their checker
 # (run.sh injection).
 mkdir -p "$D/cuda_programs"
-cp "$ROOT"/tests/cuda_programs/*.py "$D/cuda_programs/"
+cp "$ROOT"/tests/cuda_programs/*.py "$ROOT"/tests/cuda_programs/*.cpp "$D/cuda_programs/"
 cp "$ROOT/cmake/cuda-run.sh" "$D/run.sh"
 cp "$ROOT/tests/tools/waits_h200.sh" "$ROOT/tests/perf/waits_cost.sh" "$D/"
 du -sh "$D"

@@ -39,6 +39,7 @@ passed, 1 if one failed, 2 on a usage error.
 """
 import copy
 import json
+import os
 import re
 import sys
 
@@ -70,23 +71,45 @@ CASES = {
 }
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def line_of(program, text):
+    """The line of the case's program (beside this script) that holds text:
+    exactly one, so that an edit of the program moves the check with it."""
+    with open(os.path.join(HERE, program), encoding="utf-8") as f:
+        hits = [n for n, line in enumerate(f, 1) if text in line]
+    if len(hits) != 1:
+        raise SystemExit(f"check_injection.py: {program}: {text!r} is on "
+                         f"lines {hits}; allowed: exactly one")
+    return hits[0]
+
+
 # Where the read is in the program's own code (the tool's `code` of the
 # wait; C++ built with -g): file (regex) and line.
 SITES = {
-    "seed_cuda": (r"(^|/)seed_cuda\.cpp$", 134),
-    "seed_numba": (r"(^|/)seed_numba\.py$", 39),
-    "seed_cupy": (r"(^|/)seed_cupy\.py$", 34),
-    "torch_sleep": (r"(^|/)torch_sleep\.py$", 37),
+    "seed_cuda": (r"(^|/)seed_cuda\.cpp$",
+                  line_of("seed_cuda.cpp", "cudaMemcpy(&v, out + 2")),
+    "seed_numba": (r"(^|/)seed_numba\.py$",
+                   line_of("seed_numba.py", "v = out[2]")),
+    "seed_cupy": (r"(^|/)seed_cupy\.py$",
+                  line_of("seed_cupy.py", "v = float(out[2])")),
+    "torch_sleep": (r"(^|/)torch_sleep\.py$",
+                    line_of("torch_sleep.py", "s = x.sum().item()")),
 }
 # Where the kernel waited for was first launched (its `launched_at` in
 # kernels[]): the C++ seed and torch_sleep launch it once before the
 # launch they time (to load its module), and the tool places a kernel by
 # its first launch on a thread.
 LAUNCH_SITES = {
-    "seed_cuda": (r"(^|/)seed_cuda\.cpp$", 127),
-    "seed_numba": (r"(^|/)seed_numba\.py$", 37),
-    "seed_cupy": (r"(^|/)seed_cupy\.py$", 32),
-    "torch_sleep": (r"(^|/)torch_sleep\.py$", 25),
+    "seed_cuda": (r"(^|/)seed_cuda\.cpp$",
+                  line_of("seed_cuda.cpp", "the seed's first launch of add")),
+    "seed_numba": (r"(^|/)seed_numba\.py$",
+                   line_of("seed_numba.py", "add[1, 1](x, y, out)")),
+    "seed_cupy": (r"(^|/)seed_cupy\.py$",
+                  line_of("seed_cupy.py", "add((1,), (1,), (x, y, out,")),
+    "torch_sleep": (r"(^|/)torch_sleep\.py$",
+                    line_of("torch_sleep.py", "torch.cuda._sleep(1000)")),
 }
 
 
@@ -294,10 +317,12 @@ def self_test():
     def wait(j):
         return j["waits"][1]
 
-    # The C++ seed: its read at its line (seed_cuda.cpp:134).
+    # The C++ seed: its read at its line.
+    cpp_read = SITES["seed_cuda"][1]
+
     def as_cpp(j):
         wait(j).update(what="cudaMemcpy D2H 4 B", code={
-            "file": "/w/tests/cuda_programs/seed_cuda.cpp", "line": 134,
+            "file": "/w/tests/cuda_programs/seed_cuda.cpp", "line": cpp_read,
             "function": "main", "language": "c++"})
     cpp_out = "seed_cuda: launch 0.01 ms, read of out[2] 735.0 ms\n"
     cpp = json.loads(json.dumps(good))
@@ -307,18 +332,20 @@ def self_test():
               check("seed_cuda", cpp, err, cpp_out))
         failures += 1
     broken("the C++ read at another line",
-           lambda j: (as_cpp(j), wait(j)["code"].update(line=131)),
+           lambda j: (as_cpp(j), wait(j)["code"].update(line=cpp_read - 3)),
            "not the program's line", case="seed_cuda", o=cpp_out)
     broken("the C++ read at no line",
            lambda j: (as_cpp(j), wait(j).update(code=None)),
            "not the program's line", case="seed_cuda", o=cpp_out)
 
-    # numba's seed named at its lines: the read (39), the launch (37).
+    # numba's seed named at its lines: the read, the launch.
+    read_at, launch_at = SITES["seed_numba"][1], LAUNCH_SITES["seed_numba"][1]
+
     def with_lines(j):
         wait(j)["code"] = {"file": "/w/cuda_programs/seed_numba.py",
-                           "line": 39, "language": "python"}
+                           "line": read_at, "language": "python"}
         j["kernels"][0]["launched_at"] = {
-            "file": "/w/cuda_programs/seed_numba.py", "line": 37,
+            "file": "/w/cuda_programs/seed_numba.py", "line": launch_at,
             "language": "python"}
     lines = json.loads(json.dumps(good))
     with_lines(lines)
@@ -327,15 +354,15 @@ def self_test():
               check("seed_numba", lines, err, out))
         failures += 1
     broken("the Python read at another line",
-           lambda j: (with_lines(j), wait(j)["code"].update(line=37)),
-           "not the program's line 39")
+           lambda j: (with_lines(j), wait(j)["code"].update(line=launch_at)),
+           f"not the program's line {read_at}")
     broken("the launch at another line",
            lambda j: (with_lines(j),
-                      j["kernels"][0]["launched_at"].update(line=39)),
-           "not the program's line 37")
+                      j["kernels"][0]["launched_at"].update(line=read_at)),
+           f"not the program's line {launch_at}")
     broken("the launch at no line",
            lambda j: (with_lines(j), j["kernels"][0].update(launched_at=None)),
-           "not the program's line 37")
+           f"not the program's line {launch_at}")
 
     broken("kokkos-only mode", lambda j: j.update(mode="kokkos-only"), "mode")
     broken("seen as a Kokkos program",

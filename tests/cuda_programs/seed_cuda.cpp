@@ -5,6 +5,7 @@
 // Usage: addscope-test-seed-cuda [N]
 //        addscope-test-seed-cuda --burst LAUNCHES
 //        addscope-test-seed-cuda --streams ROUNDS [N]
+//        addscope-test-seed-cuda --syncs ROUNDS [N]
 // (--burst: LAUNCHES empty launches back to back, then one
 // cudaDeviceSynchronize; prints the host's time per launch
 //   seed_cuda: burst 100000 launches, 2.41 us per launch
@@ -14,6 +15,12 @@
 // stream destroyed (the next is often created at the same address: the
 // tool must not take it for the destroyed one); one line per round
 //   seed_cuda: stream round 1 handle 0x5555... synchronize 118.2 ms)
+// --syncs: ROUNDS times the 1 x 1 add of N floats (default 512: some 30
+// microseconds on an H100, over the tool's 10 us threshold) then
+// cudaStreamSynchronize, at one line: a blocking call in a loop, each one a
+// stack under the tool (the cost of a stack taken in a CUPTI callback, taken
+// again at one place)
+//   seed_cuda: syncs 20000 rounds of n = 512, 31.20 us per round
 // Built by nvcc (through nvcc_wrapper) in CUDA builds only.
 #include <cuda_runtime.h>
 
@@ -85,7 +92,45 @@ int streams(int rounds, long long n) {
   return 0;
 }
 
+// ROUNDS slow launches, each waited for at one line.
+int syncs(long long rounds, long long n) {
+  float *x = nullptr, *y = nullptr, *out = nullptr;
+  CHECK(cudaMalloc(&x, n * sizeof(float)));
+  CHECK(cudaMalloc(&y, n * sizeof(float)));
+  CHECK(cudaMalloc(&out, n * sizeof(float)));
+  add<<<1, 1>>>(x, y, out, 0);  // loads the module
+  CHECK(cudaDeviceSynchronize());
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  for (long long r = 0; r < rounds; ++r) {
+    add<<<1, 1>>>(x, y, out, n);
+    CHECK(cudaStreamSynchronize(nullptr));
+  }
+  const auto t1 = clock::now();
+  CHECK(cudaGetLastError());
+  std::printf("seed_cuda: syncs %lld rounds of n = %lld, %.2f us per round\n",
+              rounds, n,
+              std::chrono::duration<double, std::micro>(t1 - t0).count() /
+                  double(rounds));
+  CHECK(cudaFree(x));
+  CHECK(cudaFree(y));
+  CHECK(cudaFree(out));
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--syncs") == 0) {
+    const long long rounds = argc > 2 ? std::atoll(argv[2]) : 0;
+    const long long n = argc > 3 ? std::atoll(argv[3]) : 512LL;
+    if (argc < 3 || argc > 4 || rounds < 1 || n < 1) {
+      std::fprintf(stderr,
+                   "seed_cuda: --syncs ROUNDS [N]: ROUNDS = '%s' and N = "
+                   "'%s'; allowed: ROUNDS >= 1, N >= 1\n",
+                   argc > 2 ? argv[2] : "", argc > 3 ? argv[3] : "");
+      return 2;
+    }
+    return syncs(rounds, n);
+  }
   if (argc > 1 && std::strcmp(argv[1], "--streams") == 0) {
     const int rounds = argc > 2 ? std::atoi(argv[2]) : 0;
     const long long n = argc > 3 ? std::atoll(argv[3]) : 2000000LL;
@@ -124,7 +169,7 @@ int main(int argc, char** argv) {
   CHECK(cudaMemcpy(y, twos.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   // Once on nothing, so that the launch timed below is not the module's
   // first (loading it is not the launch).
-  add<<<1, 1>>>(x, y, out, 0);
+  add<<<1, 1>>>(x, y, out, 0);  // the seed's first launch of add
   CHECK(cudaDeviceSynchronize());
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
