@@ -574,6 +574,54 @@ TEST(WaitsSites, AWaitAndTheKernelItWaitedForAreAtTheProgramsLines) {
   }
 }
 
+namespace {
+// `n` fences at one line, each long enough to be a wait worth its line.
+__attribute__((noinline)) void fences_at_one_line(WaitsSim& s, int n) {
+  for (int i = 0; i < n; ++i) {
+    const double t = 2.0 + 0.01 * i;
+    s.at(t);
+    const std::uint64_t f =
+        s.t->call_begin(CallKind::Fence, "Kokkos::fence: L");
+    s.at(t + 0.001);
+    s.t->call_end(f);
+  }
+  asm volatile("" ::: "memory");
+}
+}  // namespace
+
+TEST(WaitsSites, TheLinesCostSaysWhichStacksWereUnwoundAndWhichReadAgain) {
+  WaitsSim s(by_hand(true));
+  fences_at_one_line(s, 6);
+  const addscope::WaitsSnapshot w = s.done();
+  const addscope::WaitsSitesCost& c = w.sites_cost;
+  EXPECT_EQ(c.taken, 6u);
+  std::ostringstream report;
+  addscope::write_waits_report(report, w);
+  const std::string r = report.str();
+  EXPECT_NE(r.find("  the program's lines: 6 stacks taken, "),
+            std::string::npos)
+      << r;
+  const nlohmann::json j = nlohmann::json::parse(addscope::waits_json(w));
+#if defined(ADDSCOPE_TEST_HAVE_LIBUNWIND) && defined(__x86_64__)
+  // Unwound at the first two (the second keeps where its addresses sit),
+  // read from there at the next four.
+  EXPECT_EQ(c.read_again, 4u);
+  EXPECT_GT(c.read_again_seconds, 0.0);
+  EXPECT_LT(c.read_again_seconds, c.seconds);
+  EXPECT_NE(r.find(" each: 2 unwound, "), std::string::npos) << r;
+  EXPECT_NE(r.find(", 4 read again at a place taken before, "),
+            std::string::npos)
+      << r;
+  EXPECT_EQ(j.at("sites_cost").at("read_again"), 4);
+#else
+  EXPECT_EQ(c.read_again, 0u);
+  EXPECT_EQ(r.find("read again"), std::string::npos) << r;
+  EXPECT_EQ(j.at("sites_cost").at("read_again"), 0);
+#endif
+  EXPECT_DOUBLE_EQ(j.at("sites_cost").at("read_again_seconds").get<double>(),
+                   c.read_again_seconds);
+}
+
 // The trace is written while the program runs: its native stacks are
 // symbolized then, so the wait's slice and the kernel's name the program's
 // C++ lines, as the report does (with sites off: no line).

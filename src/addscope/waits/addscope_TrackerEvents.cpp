@@ -26,7 +26,9 @@ struct Site {
   int py_line = 0;
   void take(ThreadLog& log) {
     const auto t0 = std::chrono::steady_clock::now();
+    const std::uint64_t hits = Impl::stack_memo_hits();
     depth = Impl::capture_stack(pcs, Impl::kMaxStackFrames);
+    const bool again = Impl::stack_memo_hits() != hits;
     Impl::PythonSite ps;
     Impl::PythonText room;  // another thread's text, copied until named
     if (Impl::python_site(&ps, &room)) {
@@ -38,7 +40,8 @@ struct Site {
     log.site_taken(
         std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                           std::chrono::steady_clock::now() - t0)
-                          .count()));
+                          .count()),
+        again);
   }
   // For the record stamped `t` that follows.
   void write(ThreadLog& log, double t) const {

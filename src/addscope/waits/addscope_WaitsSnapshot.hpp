@@ -71,6 +71,12 @@ struct WaitsDropped {
 struct WaitsSitesCost {
   std::uint64_t taken = 0;
   double seconds = 0;
+  /// Of those, the ones whose stack was read again where one at the same
+  /// place had been taken before (no unwinding), and their time; the rest
+  /// were unwound (the first at each place pays the unwinder's first
+  /// reading of each new function's unwind tables).
+  std::uint64_t read_again = 0;
+  double read_again_seconds = 0;
 };
 
 struct WaitsSnapshot {

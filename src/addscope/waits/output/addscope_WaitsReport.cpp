@@ -637,8 +637,21 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
     os << "  the program's lines: " << thousands((long long)c.taken)
        << " stacks taken, " << format_seconds(c.seconds)
        << " of the program's threads' time ("
-       << format_seconds(c.seconds / double(c.taken))
-       << " each; ADDSCOPE_WAITS_SITES=off leaves them out)\n";
+       << format_seconds(c.seconds / double(c.taken)) << " each";
+    // Apart when some were read again: the first at a place costs the
+    // unwinder's first reading of its functions, the next ones a copy.
+    if (c.read_again > 0 && c.read_again <= c.taken) {
+      const std::uint64_t unwound = c.taken - c.read_again;
+      os << ": " << thousands((long long)unwound) << " unwound, "
+         << format_seconds(unwound ? (c.seconds - c.read_again_seconds) /
+                                         double(unwound)
+                                   : 0.0)
+         << " each, " << thousands((long long)c.read_again)
+         << " read again at a place taken before, "
+         << format_seconds(c.read_again_seconds / double(c.read_again))
+         << " each";
+    }
+    os << "; ADDSCOPE_WAITS_SITES=off leaves them out)\n";
   }
   if (!w.trace_path.empty()) {
     os << "  trace: " << w.trace_path;
@@ -878,7 +891,9 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
                   {"threads", d.threads},
                   {"trace_events", w.trace_events_dropped}};
   j["sites_cost"] = {{"taken", w.sites_cost.taken},
-                     {"seconds", w.sites_cost.seconds}};
+                     {"seconds", w.sites_cost.seconds},
+                     {"read_again", w.sites_cost.read_again},
+                     {"read_again_seconds", w.sites_cost.read_again_seconds}};
   // Names are the program's bytes: invalid UTF-8 is replaced, never thrown.
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }

@@ -85,11 +85,16 @@ class ChunkPool {
 struct LogCounters {
   std::uint64_t events_dropped = 0, stacks_dropped = 0;
   std::uint64_t sites_taken = 0, site_ns = 0;
+  /// Of those, the ones whose stack was read again from where an earlier
+  /// one at the same place sat (no unwinding: record/addscope_StackMemo.hpp).
+  std::uint64_t sites_again = 0, site_again_ns = 0;
   LogCounters& operator+=(const LogCounters& o) {
     events_dropped += o.events_dropped;
     stacks_dropped += o.stacks_dropped;
     sites_taken += o.sites_taken;
     site_ns += o.site_ns;
+    sites_again += o.sites_again;
+    site_again_ns += o.site_again_ns;
     return *this;
   }
 };
@@ -179,12 +184,18 @@ class ThreadLog {
   void stack(const std::uint64_t* pcs, std::uint32_t n, double t);
   /// A site taken on this thread (its stack, its Python line), which took
   /// the thread `ns` nanoseconds: the tool's own cost of naming lines.
-  void site_taken(std::uint64_t ns) {
+  /// `again`: its stack was read again, not unwound.
+  void site_taken(std::uint64_t ns, bool again) {
     // The writer's own counters: plain stores, read by the analyzer.
-    sites_taken_.store(sites_taken_.load(std::memory_order_relaxed) + 1,
-                       std::memory_order_relaxed);
-    site_ns_.store(site_ns_.load(std::memory_order_relaxed) + ns,
-                   std::memory_order_relaxed);
+    const auto add = [](std::atomic<std::uint64_t>& c, std::uint64_t v) {
+      c.store(c.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
+    };
+    add(sites_taken_, 1);
+    add(site_ns_, ns);
+    if (again) {
+      add(sites_again_, 1);
+      add(site_again_ns_, ns);
+    }
   }
   /// Appends the program's own Python line (name slots of its file and
   /// function, and of the package function it called, 0: none) for the
@@ -232,6 +243,8 @@ class ThreadLog {
     c.stacks_dropped = stacks_dropped();
     c.sites_taken = sites_taken_.load(std::memory_order_relaxed);
     c.site_ns = site_ns_.load(std::memory_order_relaxed);
+    c.sites_again = sites_again_.load(std::memory_order_relaxed);
+    c.site_again_ns = site_again_ns_.load(std::memory_order_relaxed);
     return c;
   }
   /// Slot -> the analyzer's name id (the analyzer's own table).
@@ -258,6 +271,7 @@ class ThreadLog {
   std::atomic<std::uint64_t> dropped_{0};
   std::atomic<std::uint64_t> stacks_dropped_{0};
   std::atomic<std::uint64_t> sites_taken_{0}, site_ns_{0};
+  std::atomic<std::uint64_t> sites_again_{0}, site_again_ns_{0};
   NameCache names_;
   struct OpenCall {
     std::uint64_t id;
