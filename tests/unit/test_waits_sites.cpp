@@ -913,6 +913,14 @@ TEST(WaitsSites, OneCallAtTwoLinesIsTwoSites) {
 // first launch on a thread takes the program's line, named by the kernel's
 // symbol, which the device's record of it carries.
 namespace {
+// Each launch at its own place, a launch at a place seen before without a
+// stack (record/addscope_LaunchPlaces.hpp): x86-64 with libunwind; else a
+// launch is at its kernel's (or shape's) first launch's line.
+#if defined(ADDSCOPE_TEST_HAVE_LIBUNWIND) && defined(__x86_64__)
+constexpr bool kLaunchPlaces = true;
+#else
+constexpr bool kLaunchPlaces = false;
+#endif
 int g_cuda_launch_line = 0;
 const char kSymbol[] = "_Z3addPKfS0_Pfx";
 // The device's record of launch `corr`: grid x block (one-dimensional) on
@@ -977,10 +985,14 @@ TEST(WaitsSites, AKernelLaunchedByCudaIsAtItsLaunchLine) {
     EXPECT_EQ(k.function, "program_launches_cuda");
     std::ostringstream os;
     addscope::write_waits_report(os, w);
-    // Launched twice: placed by its first launch, and says so.
+    // Launched twice at one line: the wait at the launch it waited for
+    // where launches are placed, else at the first launch, and says so.
+    const std::string line = std::to_string(g_cuda_launch_line);
     const std::string at =
-        "launched as 1 x 1, first at unit/test_waits_sites.cpp:" +
-        std::to_string(g_cuda_launch_line);
+        kLaunchPlaces
+            ? "launched at unit/test_waits_sites.cpp:" + line +
+                  " (program_launches_cuda) as 1 x 1"
+            : "launched as 1 x 1, first at unit/test_waits_sites.cpp:" + line;
     EXPECT_NE(os.str().find(at), std::string::npos) << os.str();
     // The JSON at both ends: the wait's line and the launch's.
     const nlohmann::json j = nlohmann::json::parse(addscope::waits_json(w));
@@ -1148,11 +1160,16 @@ TEST(WaitsSites, AWaitNamesTheLineAndShapeOfTheLaunchItWaitedFor) {
 #ifdef ADDSCOPE_TEST_HAVE_LIBDW
   EXPECT_EQ(waited(0)["launched_at"]["line"], g_starved_line)
       << waited(0).dump();
-  // Its shape's first launch, one of two there.
+  // Its own launch's line where launches are placed, else its shape's first
+  // launch, one of two there.
   EXPECT_EQ(waited(1)["launched_at"]["line"], g_full_line) << waited(1).dump();
-  EXPECT_NE(line1.find(", first at unit/test_waits_sites.cpp:" +
-                       std::to_string(g_full_line)),
-            std::string::npos)
+  EXPECT_NE(
+      line1.find(kLaunchPlaces ? "launched at unit/test_waits_sites.cpp:" +
+                                     std::to_string(g_full_line) +
+                                     " (program_launches_full) as 1,056 x 256"
+                               : ", first at unit/test_waits_sites.cpp:" +
+                                     std::to_string(g_full_line)),
+      std::string::npos)
       << line1;
   // Its own line, not its shape's first launch's.
   EXPECT_EQ(waited(2)["launched_at"]["line"], g_starved_again_line)
@@ -1163,6 +1180,121 @@ TEST(WaitsSites, AWaitNamesTheLineAndShapeOfTheLaunchItWaitedFor) {
                        " (program_launches_starved_again) as 1 x 1 (starved)"),
             std::string::npos)
       << line2;
+#endif
+}
+
+// Each launch at its own line: a kernel launched once on nothing (to load
+// its module), then in a loop elsewhere, is waited for at the loop's line;
+// the loop's launches after its first take no stack (its place is read
+// back from the stack slots, record/addscope_LaunchPlaces.hpp). Two lines
+// that launch one kernel in turn are each at its own place.
+namespace {
+int g_load_line = 0, g_loop_line = 0, g_turn_line = 0;
+ADDSCOPE_TEST_LAUNCHER(program_loads_module, g_load_line, kSymbol)
+ADDSCOPE_TEST_LAUNCHER(program_launches_in_a_loop, g_loop_line, kSymbol)
+ADDSCOPE_TEST_LAUNCHER(program_launches_in_turn, g_turn_line, kSymbol)
+}  // namespace
+
+TEST(WaitsSites, EachLaunchIsAtItsOwnLineAndOneAtALineSeenBeforeTakesNoStack) {
+  for (const bool turns : {false, true}) {
+    WaitsSim s(by_hand(true));
+    s.at(1.0);
+    program_loads_module(s, 1);
+    std::vector<addscope::Impl::DeviceKernelRecord> v{
+        ran(1, 7, 1.000001, 1.000002)};
+    // Launches 10 us apart (no host code between them to take a stack).
+    double t = 1.00005;
+    for (std::uint32_t i = 0; i < 6; ++i, t += 10e-6) {
+      s.at(t);
+      if (turns && i % 2 == 0)
+        program_launches_in_turn(s, 2 + i);
+      else
+        program_launches_in_a_loop(s, 2 + i);
+      v.push_back(ran(2 + i, 7, t + 1e-6, t + 2e-6));
+    }
+    // The loop's last launch runs long; the read waits for it.
+    v.back() = ran(7, 7, t - 9e-6, 1.3);
+    s.block(SyncApi::Memcpy, t, 1.3 + 1e-6, -1, 4, 3);
+    s.t->on_device_kernels(v);
+    s.at(1.4);
+    const addscope::WaitsSnapshot w = s.done();
+    // The kernel's first launch, the first at each line of the loop, the
+    // read: not one a launch.
+    EXPECT_EQ(w.sites_cost.taken, kLaunchPlaces ? (turns ? 4u : 3u) : 2u)
+        << "turns " << turns;
+    ASSERT_EQ(w.waits.size(), 1u);
+    ASSERT_FALSE(w.waits[0].waited_for.empty());
+    ASSERT_EQ(w.kernels.size(), 1u);
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+    EXPECT_EQ(w.kernels[0].launched_at.line, g_load_line)
+        << site_text(w.kernels[0].launched_at);
+    const CodeSite& at = w.waits[0].waited_for[0].launched_at;
+    if (!kLaunchPlaces) {
+      EXPECT_FALSE(at.known()) << site_text(at);
+      continue;
+    }
+    EXPECT_EQ(at.line, g_loop_line) << site_text(at);
+    std::ostringstream os;
+    addscope::write_waits_report(os, w);
+    EXPECT_NE(os.str().find("for add(float const*, float const*, float*, long "
+                            "long), launched at unit/test_waits_sites.cpp:" +
+                            std::to_string(g_loop_line) +
+                            " (program_launches_in_a_loop) as 1 x 1"),
+              std::string::npos)
+        << os.str();
+#endif
+  }
+}
+
+// The same through Kokkos: a kernel label launched at two lines (Kokkos'
+// own launches take their place at its begin callback).
+namespace {
+int g_kokkos_first_line = 0, g_kokkos_loop_line = 0;
+#define ADDSCOPE_TEST_KOKKOS_LAUNCHER(fn, line)                        \
+  __attribute__((noinline)) void fn(WaitsSim& s, std::uint32_t corr) { \
+    line = __LINE__;                                                   \
+    const std::uint64_t id = s.t->kernel_begin("user::k", cuda());     \
+    s.t->on_launch(corr);                                              \
+    s.t->kernel_end(id);                                               \
+    asm volatile("" ::: "memory");                                     \
+  }
+ADDSCOPE_TEST_KOKKOS_LAUNCHER(program_kokkos_first, g_kokkos_first_line)
+ADDSCOPE_TEST_KOKKOS_LAUNCHER(program_kokkos_loop, g_kokkos_loop_line)
+}  // namespace
+
+TEST(WaitsSites, AKokkosKernelLaunchedAtTwoLinesIsWaitedForAtTheOneItRanFrom) {
+  WaitsSim s(by_hand(true));
+  s.at(1.0);
+  program_kokkos_first(s, 1);
+  s.ran({0, 1}, 7, 1.000001, 1.000002);
+  double t = 1.00005;
+  for (std::uint32_t i = 0; i < 4; ++i, t += 10e-6) {
+    s.at(t);
+    program_kokkos_loop(s, 2 + i);
+    s.ran({0, 2 + i}, 7, t + 1e-6, i == 3 ? 1.3 : t + 2e-6);
+  }
+  s.at(t);
+  const std::uint64_t f = s.t->call_begin(CallKind::Fence, "Kokkos::fence: F");
+  s.block(SyncApi::DeviceSynchronize, t + 1e-6, 1.3 + 1e-6);
+  s.at(1.3 + 2e-6);
+  s.t->call_end(f);
+  s.at(1.4);
+  const addscope::WaitsSnapshot w = s.done();
+  // The first launch, the loop's first, the fence.
+  EXPECT_EQ(w.sites_cost.taken, kLaunchPlaces ? 3u : 2u);
+  ASSERT_EQ(w.waits.size(), 1u);
+  ASSERT_FALSE(w.waits[0].waited_for.empty());
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+  ASSERT_EQ(w.kernels.size(), 1u);
+  EXPECT_EQ(w.kernels[0].launched_at.line, g_kokkos_first_line)
+      << site_text(w.kernels[0].launched_at);
+  const CodeSite& at = w.waits[0].waited_for[0].launched_at;
+  if (kLaunchPlaces) {
+    EXPECT_EQ(at.line, g_kokkos_loop_line) << site_text(at);
+    EXPECT_EQ(at.function, "program_kokkos_loop");
+  } else {
+    EXPECT_FALSE(at.known()) << site_text(at);
+  }
 #endif
 }
 
@@ -1629,7 +1761,10 @@ ADDSCOPE_TEST_LAUNCHER(program_launches_soon, g_soon_line, kSymbol)
 
 TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
   for (const bool sites : {true, false}) {
-    WaitsSim s(by_hand(sites));
+    // The host code rule alone: launches not placed each.
+    addscope::TrackerOptions o = by_hand(sites);
+    o.launch_places = false;
+    WaitsSim s(o);
     const std::string path = ::testing::TempDir() + "host_code_trace_" +
                              std::to_string(::getpid()) + ".json";
     ASSERT_TRUE(s.t->open_trace(path));

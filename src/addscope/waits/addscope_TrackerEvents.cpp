@@ -24,10 +24,16 @@ struct Site {
   std::uint32_t depth = 0;
   std::uint32_t py_file = 0, py_function = 0, py_called = 0;
   int py_line = 0;
-  void take(ThreadLog& log) {
+  // `slots`: each address's stack slot too (capture_stack_slots(), for a
+  // launch's place); false when they could not be told (then the stack is
+  // taken as usual).
+  bool take(ThreadLog& log, std::uint64_t* slots = nullptr) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::uint64_t hits = Impl::stack_memo_hits();
-    depth = Impl::capture_stack(pcs, Impl::kMaxStackFrames);
+    depth = slots ? Impl::capture_stack_slots(pcs, slots, Impl::kMaxStackFrames)
+                  : 0;
+    const bool with_slots = depth > 0;
+    if (!with_slots) depth = Impl::capture_stack(pcs, Impl::kMaxStackFrames);
     const bool again = Impl::stack_memo_hits() != hits;
     Impl::PythonSite ps;
     Impl::PythonText room;  // another thread's text, copied until named
@@ -42,6 +48,7 @@ struct Site {
                           std::chrono::steady_clock::now() - t0)
                           .count()),
         again);
+    return with_slots;
   }
   // For the record stamped `t` that follows.
   void write(ThreadLog& log, double t) const {
@@ -54,6 +61,31 @@ void capture_site(ThreadLog& log, double t) {
   Site s;
   s.take(log);
   s.write(log, t);
+}
+
+// Whether each launch is placed (record/addscope_LaunchPlaces.hpp): sites
+// on, slots that can be told, no Python (its lines are not in the native
+// stack).
+bool keeps_places(const Impl::TrackerParts& p) {
+  return p.opt.sites && p.opt.launch_places && Impl::have_stack_slots() &&
+         Impl::python_version() == 0;
+}
+
+// A launch of `key` by the function whose stack pointer is `sp`: the
+// number of its place (0: none), a stack taken into `site` when it is a new
+// one. `want`: a stack is wanted anyway (a kernel's first launch, ...).
+std::uint32_t place_launch(ThreadLog& log, Impl::LaunchPlaces* places,
+                           std::uint64_t key, std::uint64_t sp, bool want,
+                           Site& site) {
+  std::uint32_t place = places ? places->same(key, sp) : 0;
+  if (places && place == 0) {
+    std::uint64_t slots[Impl::kMaxStackFrames];
+    if (site.take(log, slots))
+      place = places->keep(key, sp, site.pcs, slots, site.depth);
+  } else if (want) {
+    site.take(log);
+  }
+  return place;
 }
 
 // A call's end (its id; 0: the innermost): its stack when it lasted long
@@ -92,15 +124,25 @@ std::uint64_t SyncTracker::kernel_begin(std::string_view name, ExecId exec) {
     log->begin();
     const std::uint32_t n = log->name(name);
     const bool first = p.opt.sites && log->first_use(n);
-    // The site before the timestamp: taken once a kernel name and thread.
+    // The site before the timestamp: taken once a kernel name and thread,
+    // and a device kernel's at each new place it is launched from.
     Site site;
-    if (first) site.take(*log);
+    std::uint32_t place = 0;
+    if (is_async(exec.kind) && keeps_places(p)) {
+      std::uint64_t sp;
+      ADDSCOPE_STACK_POINTER(sp);
+      place = place_launch(*log, log->places(), (std::uint64_t(n) << 32) | 1,
+                           sp, first, site);
+    } else if (first) {
+      site.take(*log);
+    }
     const double t = p.now();
     site.write(*log, t);
     if (EventRecord* r = log->reserve()) {
       r->kind = EventKind::KernelBegin;
       r->id = id;
       r->name = n;
+      r->site = place;
       set_exec(*r, exec);
       r->t = t;
       log->commit(t);
@@ -246,25 +288,41 @@ void SyncTracker::on_launch(const Impl::LaunchBegin& l) {
   // The launches after the first cost one table look-up (no name read).
   // After long host code (the program's own, outside Kokkos' calls): the
   // line it ran up to.
-  std::uint32_t named = 0;
-  bool taken = false;
+  // Each launch at its place (a few loads at one seen before; a stack at a
+  // new one).
+  std::uint32_t named = 0, place = 0;
   if (p.opt.sites && log->open_calls() == 0) {
+    bool want = false;
     if (l.symbol && *l.symbol && !log->launch_seen(l.symbol, l.shape_key)) {
       const std::uint32_t slot = log->name(l.symbol);
       const bool first = log->first_use(slot);
       const bool new_shape = log->first_shape(slot, l.shape_key);
       if (first || new_shape) {
-        capture_site(*log, t);
         named = slot;
-        taken = true;
+        want = true;
       }
     }
-    if (!taken && t - log->last_committed_t() >= p.opt.host_code_site_min_s)
-      capture_site(*log, t);
+    if (!want && t - log->last_committed_t() >= p.opt.host_code_site_min_s)
+      want = true;
+    Site site;
+    if (l.symbol && keeps_places(p)) {
+      std::uint64_t sp;
+      ADDSCOPE_STACK_POINTER(sp);
+      const std::uint64_t key =
+          ((std::uint64_t(reinterpret_cast<std::uintptr_t>(l.symbol)) ^
+            l.shape_key)
+           << 1) |
+          1;
+      place = place_launch(*log, log->places(), key, sp, want, site);
+    } else if (want) {
+      site.take(*log);
+    }
+    site.write(*log, t);
   }
   if (EventRecord* r = log->reserve()) {
     r->kind = EventKind::Launch;
     r->name = named;
+    r->site = place;
     r->correlation = l.correlation;
     r->device = l.device;
     r->stream = l.stream;

@@ -111,6 +111,11 @@ struct TrackerOptions {
   bool sites = true;
   double site_min_s = 10e-6;
   double host_code_site_min_s = 100e-6;
+  /// With sites: each device launch at its own place (a stack at a new
+  /// place, a few loads at one seen before: record/addscope_LaunchPlaces.hpp;
+  /// x86-64 with libunwind, not in a Python process). Off: a launch without
+  /// a stack of its own is at its kernel's (or shape's) first launch.
+  bool launch_places = true;
 };
 
 }  // namespace addscope

@@ -54,7 +54,7 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
   switch (r.kind) {
     case EventKind::KernelBegin:
       rp.kernel_begin(th, r.t, r.id, id(r.name), exec_of(r),
-                      log.take_stack(r.t));
+                      log.take_stack(r.t), r.site);
       break;
     case EventKind::CallBegin:
       rp.call_begin(th, r.t, r.id, static_cast<CallKind>(r.sub), id(r.name),
@@ -109,7 +109,7 @@ void Analyzer::process(ThreadLog& log, const EventRecord& r) {
       l.stream_known = r.flags & EventRecord::kStreamKnown;
       l.device = r.device;
       l.stream = r.stream;
-      rp.launch(th, r.t, l, stack);
+      rp.launch(th, r.t, l, stack, r.site);
       break;
     }
     case EventKind::LaunchFailed:

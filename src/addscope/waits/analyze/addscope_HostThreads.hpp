@@ -54,6 +54,7 @@ struct Open : Charge {
   std::array<std::uint32_t, 4> corr{};
   std::uint8_t ncorr = 0;
   bool blocked = false;  // a blocking runtime call happened inside
+  std::uint32_t place_stack = 0;  // a launch's: where it was made
   // Callbacks-only mode: the stream its launch went to.
   bool lane_known = false;
   std::uint32_t lane_device = 0, lane_stream = 0;
@@ -95,6 +96,11 @@ struct HostThread {
   // Runtime calls outside Kokkos calls, named by the events around them
   // once the next one comes.
   std::vector<std::uint64_t> awaiting_next_event;
+  // Where its launches were made: a place's number (the thread's log's,
+  // record/addscope_LaunchPlaces.hpp) -> the stack taken at its first
+  // launch there. At most kMaxPlaces (past it a new place has no line).
+  static constexpr std::size_t kMaxPlaces = 4096;
+  std::unordered_map<std::uint32_t, std::uint32_t> place_stacks;
   // Blocking calls attributed, in time order (one thread's do not
   // overlap), kept while a kernel not yet settled may have run during them.
   std::deque<BlockingCall> blocked;

@@ -101,9 +101,22 @@ void Replay::add_live(LiveCall c) {
 // ---- host events
 // ----------------------------------------------------------------
 
+std::uint32_t Replay::place_stack(HostThread& th, std::uint32_t place,
+                                  std::uint32_t stack) {
+  if (place == 0) return stack;
+  if (stack != 0) {
+    if (th.place_stacks.size() < HostThread::kMaxPlaces ||
+        th.place_stacks.count(place))
+      th.place_stacks[place] = stack;
+    return stack;
+  }
+  const auto it = th.place_stacks.find(place);
+  return it == th.place_stacks.end() ? 0 : it->second;
+}
+
 void Replay::kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
-                          std::uint32_t name, ExecId exec,
-                          std::uint32_t stack) {
+                          std::uint32_t name, ExecId exec, std::uint32_t stack,
+                          std::uint32_t place) {
   if (stack != 0 && launch_stacks_.size() < lim_.names)
     launch_stacks_.emplace(name, stack);  // the first one kept
   if (is_async(exec.kind)) last_launch_s_ = std::max(last_launch_s_, t);
@@ -128,6 +141,7 @@ void Replay::kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
   o.own_launch = o.id;
   o.begin_s = t;
   o.stack = stack;
+  o.place_stack = place_stack(th, place, stack);
   if (mode.device_times && mode.tie == LaunchTie::External) {
     LaunchFacts f;
     f.launch = id;
@@ -137,6 +151,7 @@ void Replay::kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
     f.thread = thread;
     f.exec = exec;
     f.launch_s = f.launch_end_s = t;
+    f.stack = o.place_stack;
     launches_.add_call(f);
   }
   threads_.push_open(th, std::move(o));
@@ -287,6 +302,7 @@ void Replay::thread_exit(std::uint32_t idx) {
   feed_.close(*t, last_t_);
   threads_.count_left_open(*t, dropped_);  // what it left open never ends
   t->stack.clear();
+  t->place_stacks.clear();  // a thread that takes its index numbers anew
   t->region_paths.clear();
   t->regions_ignored = 0;
   t->blocking_depth = 0;

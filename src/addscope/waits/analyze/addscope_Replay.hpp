@@ -63,8 +63,12 @@ class Replay {
   // ---- host events (times on the tracker's clock) ---------------------------
   // `stack`: where in the program the event happened (a StackTable id, 0:
   // none captured).
+  /// `place`: the place it was launched from (its thread's number, see
+  /// record/addscope_LaunchPlaces.hpp; 0: none), whose stack is `stack`
+  /// when taken there now, else the one taken there before.
   void kernel_begin(std::uint32_t thread, double t, std::uint64_t id,
-                    std::uint32_t name, ExecId exec, std::uint32_t stack = 0);
+                    std::uint32_t name, ExecId exec, std::uint32_t stack = 0,
+                    std::uint32_t place = 0);
   void call_begin(std::uint32_t thread, double t, std::uint64_t id,
                   CallKind kind, std::uint32_t what, std::uint32_t site,
                   ExecId exec);
@@ -80,7 +84,7 @@ class Replay {
   /// `stack`: one taken at it (its kernel's first launch on the thread, or
   /// the program's code before it ran long: 0 when none).
   void launch(std::uint32_t thread, double t, const LaunchBegin& l,
-              std::uint32_t stack = 0);
+              std::uint32_t stack = 0, std::uint32_t place = 0);
   void launch_failed(std::uint32_t correlation);
   /// Kernel `name` (its raw name) was first launched at `stack` (a CUDA
   /// launch outside Kokkos; the first one kept).
@@ -186,6 +190,10 @@ class Replay {
   StackTable stacks_;
   // Each kernel name's first launch stack (name id -> StackTable id).
   std::unordered_map<std::uint32_t, std::uint32_t> launch_stacks_;
+  /// The stack of a launch at `place` on `th` (`stack` if one was taken
+  /// at it, else the place's; 0: none known).
+  static std::uint32_t place_stack(HostThread& th, std::uint32_t place,
+                                   std::uint32_t stack);
   HostThreads threads_;
   Launches launches_;
   Fold fold_;

@@ -132,13 +132,13 @@ void Replay::end_open(HostThread& t, Open& o, double now_s) {
 }
 
 void Replay::launch(std::uint32_t ti, double t, const LaunchBegin& l,
-                    std::uint32_t stack) {
+                    std::uint32_t stack, std::uint32_t place) {
   last_launch_s_ = std::max(last_launch_s_, t);
   HostThread& th = threads_.get(ti);
   PendingCorr p;
   p.correlation = l.correlation;
   p.facts.thread = ti;
-  p.facts.stack = stack;
+  p.facts.stack = place_stack(th, place, stack);
   p.facts.launch_s = p.facts.launch_end_s = t;
   Open* launch = nullptr;
   for (auto it = th.stack.rbegin(); it != th.stack.rend(); ++it) {
@@ -150,6 +150,7 @@ void Replay::launch(std::uint32_t ti, double t, const LaunchBegin& l,
     }
     if (it->kind != CallKind::Launch) continue;
     launch = &*it;
+    if (p.facts.stack == 0) p.facts.stack = it->place_stack;
     p.facts.launch = it->id;
     p.facts.name = it->what;
     p.facts.exec = it->exec;

@@ -110,6 +110,57 @@ std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max) {
   return k;
 }
 
+bool have_stack_slots() {
+#ifdef ADDSCOPE_STACK_MEMO
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::uint32_t capture_stack_slots(std::uint64_t* pcs, std::uint64_t* slots,
+                                  std::uint32_t max) {
+#ifdef ADDSCOPE_STACK_MEMO
+  if (max == 0 || g_fork_gate.load(std::memory_order_relaxed)) return 0;
+  g_capturing.fetch_add(1);
+  if (g_fork_gate.load()) {
+    g_capturing.fetch_sub(1);
+    return 0;
+  }
+  std::uint32_t k = 0;
+  unw_context_t uc;
+  unw_cursor_t c;
+  if (max > kMaxStackFrames) max = kMaxStackFrames;
+  if (unw_getcontext(&uc) == 0 && unw_init_local(&c, &uc) == 0) {
+    // Each step goes to a caller: its address is a return address into
+    // it, in the 8 bytes below the callee's canonical frame address (the
+    // caller's stack pointer). The first is this function's caller's.
+    while (k < max) {
+      const int r = unw_step(&c);
+      if (r == 0) break;  // the outermost frame
+      unw_word_t ip = 0, sp = 0;
+      if (r < 0 || unw_is_signal_frame(&c) > 0 ||
+          unw_get_reg(&c, UNW_REG_IP, &ip) != 0 ||
+          unw_get_reg(&c, UNW_REG_SP, &sp) != 0 || sp < 8 ||
+          *reinterpret_cast<const std::uint64_t*>(sp - 8) != ip) {
+        k = 0;
+        break;
+      }
+      pcs[k] = ip;
+      slots[k] = sp - 8;
+      ++k;
+    }
+  }
+  g_capturing.fetch_sub(1);
+  return k;
+#else
+  (void)pcs;
+  (void)slots;
+  (void)max;
+  return 0;
+#endif
+}
+
 void hold_stack_capture_for_fork() {
   g_fork_gate.store(true);
   while (g_capturing.load() != 0) ::sched_yield();

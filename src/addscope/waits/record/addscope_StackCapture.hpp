@@ -27,6 +27,25 @@ std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max);
 /// How many of this thread's captures were read from a kept stack.
 std::uint64_t stack_memo_hits();
 
+/// Whether capture_stack_slots() can tell where addresses sit (x86-64 with
+/// libunwind).
+bool have_stack_slots();
+/// As capture_stack(), with the stack slot each address was read from
+/// (`slots[i]`, in this thread's stack) by the unwinder's own steps: the
+/// way to tell later, by a few loads, that the thread is at the same place
+/// again (record/addscope_LaunchPlaces.hpp). Unwinds every time (slower
+/// than capture_stack()); 0 where the slots cannot be told (a signal frame
+/// on the way, no libunwind, not x86-64).
+std::uint32_t capture_stack_slots(std::uint64_t* pcs, std::uint64_t* slots,
+                                  std::uint32_t max);
+
+/// The calling function's stack pointer.
+#if defined(__x86_64__)
+#define ADDSCOPE_STACK_POINTER(sp) asm volatile("mov %%rsp, %0" : "=r"(sp))
+#else
+#define ADDSCOPE_STACK_POINTER(sp) ((sp) = 0)
+#endif
+
 /// fork(): stops new captures (they take no stack meanwhile) and waits for
 /// those under way — a thread inside the unwinder at fork() would leave its
 /// lock held in the child for good.

@@ -21,12 +21,15 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "addscope/waits/record/addscope_EventRecord.hpp"
+#include "addscope/waits/record/addscope_LaunchPlaces.hpp"
 #include "addscope/waits/record/addscope_NameCache.hpp"
 
 namespace addscope {
@@ -167,6 +170,12 @@ class ThreadLog {
   /// launch_shape_key, not 0): a kernel's first launch in that shape on
   /// this thread. A bounded set: once full, no shape is new.
   bool first_shape(std::uint32_t slot, std::uint64_t shape);
+  /// Where this thread last launched its kernels (made at its first
+  /// device launch that asks: about 34 KiB; null if that failed).
+  LaunchPlaces* places() {
+    if (!places_) places_.reset(new (std::nothrow) LaunchPlaces());
+    return places_.get();
+  }
   /// The first time name slot `slot` is asked about since it took its
   /// text: a kernel's first launch on this thread.
   bool first_use(std::uint32_t slot) {
@@ -286,6 +295,7 @@ class ThreadLog {
     std::uint64_t shape;
   };
   SeenLaunch launches_[256] = {};  // launch_seen()
+  std::unique_ptr<LaunchPlaces> places_;
   static constexpr std::size_t kShapes = 512;
   std::uint64_t shapes_[kShapes] = {};  // first_shape(): open addressing
   // The reader's.

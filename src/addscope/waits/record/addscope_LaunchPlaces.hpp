@@ -1,0 +1,93 @@
+// addscope — where a thread last launched each of its kernels, so that a
+// launch at the place of the one before costs a few loads, not a stack:
+// each launch is then at its own line (a kernel launched once on nothing
+// to load its module, then 20,000 times in a loop, is at the loop's line).
+//
+// A place is the stack above the launching function's frame, kept with the
+// slot each return address sat in (capture_stack_slots()); a launch is at
+// that place again when the launching function's stack pointer is the
+// same and every slot still holds its address — the rule of
+// record/addscope_StackMemo.hpp, which this applies to one entry per kernel.
+// The native stack alone cannot tell two Python lines apart (the
+// interpreter's frames are the same): Python processes keep no places.
+#ifndef ADDSCOPE_WAITS_RECORD_LAUNCHPLACES_HPP
+#define ADDSCOPE_WAITS_RECORD_LAUNCHPLACES_HPP
+
+#include <cstdint>
+#include <cstring>
+
+#include "addscope/waits/record/addscope_StackCapture.hpp"
+
+namespace addscope {
+namespace Impl {
+
+class LaunchPlaces {
+ public:
+  /// Places kept at once: kWays per set, a kernel's places in the set its
+  /// key picks (a kernel launched at two lines in turn is at both); the
+  /// oldest of a set is pushed out, and takes a stack at its next launch.
+  static constexpr std::uint32_t kSets = 16, kWays = 4;
+
+  /// The place kept for `key` (a kernel, never 0) that the launching
+  /// function, whose stack pointer is `sp`, is at again; 0 if none.
+  std::uint32_t same(std::uint64_t key, std::uint64_t sp) const {
+    const Entry* set = &entries_[index(key) * kWays];
+    for (std::uint32_t w = 0; w < kWays; ++w) {
+      const Entry& e = set[w];
+      if (e.place == 0 || e.key != key || e.sp != sp) continue;
+      std::uint32_t i = 0;
+      while (i < e.n && *reinterpret_cast<const volatile std::uint64_t*>(
+                            e.slots[i]) == e.pcs[i])
+        ++i;
+      if (i == e.n) return e.place;
+    }
+    return 0;
+  }
+
+  /// Keeps the place of a launch of `key` by the function whose stack
+  /// pointer is `sp`: of the `n` return addresses `pcs` found at `slots`,
+  /// those above `sp` (the launching function's and its callers'; below it
+  /// are the tool's own frames, gone once they return). Returns the new
+  /// place's number (never 0), or 0 when none could be kept.
+  std::uint32_t keep(std::uint64_t key, std::uint64_t sp,
+                     const std::uint64_t* pcs, const std::uint64_t* slots,
+                     std::uint32_t n) {
+    if (key == 0 || sp == 0 || n > kMaxStackFrames) return 0;
+    const std::uint32_t set = index(key);
+    Entry& e = entries_[set * kWays + next_way_[set]];
+    next_way_[set] = (next_way_[set] + 1) % kWays;
+    e.place = 0;
+    e.n = 0;
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (slots[i] > sp) {
+        e.pcs[e.n] = pcs[i];
+        e.slots[e.n] = slots[i];
+        ++e.n;
+      }
+    if (e.n == 0) return 0;
+    e.key = key;
+    e.sp = sp;
+    if (++next_place_ == 0) ++next_place_;
+    e.place = next_place_;
+    return e.place;
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t key = 0, sp = 0;
+    std::uint32_t place = 0, n = 0;
+    std::uint64_t pcs[kMaxStackFrames];
+    std::uint64_t slots[kMaxStackFrames];
+  };
+  static std::uint32_t index(std::uint64_t key) {
+    return std::uint32_t((key * 0x9e3779b97f4a7c15ull) >> 60) % kSets;
+  }
+  Entry entries_[kSets * kWays];
+  std::uint8_t next_way_[kSets] = {};
+  std::uint32_t next_place_ = 0;
+};
+
+}  // namespace Impl
+}  // namespace addscope
+
+#endif
