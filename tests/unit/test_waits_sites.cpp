@@ -1197,7 +1197,7 @@ ADDSCOPE_TEST_LAUNCHER(program_launches_in_turn, g_turn_line, kSymbol)
 
 TEST(WaitsSites, EachLaunchIsAtItsOwnLineAndOneAtALineSeenBeforeTakesNoStack) {
   for (const bool turns : {false, true}) {
-    WaitsSim s(by_hand(true));
+    WaitsSim s(on_an_h200());
     s.at(1.0);
     program_loads_module(s, 1);
     std::vector<addscope::Impl::DeviceKernelRecord> v{
@@ -1236,12 +1236,24 @@ TEST(WaitsSites, EachLaunchIsAtItsOwnLineAndOneAtALineSeenBeforeTakesNoStack) {
     EXPECT_EQ(at.line, g_loop_line) << site_text(at);
     std::ostringstream os;
     addscope::write_waits_report(os, w);
-    EXPECT_NE(os.str().find("for add(float const*, float const*, float*, long "
-                            "long), launched at unit/test_waits_sites.cpp:" +
-                            std::to_string(g_loop_line) +
-                            " (program_launches_in_a_loop) as 1 x 1"),
+    const std::string r = os.str();
+    const std::string loop =
+        "unit/test_waits_sites.cpp:" + std::to_string(g_loop_line) +
+        " (program_launches_in_a_loop)";
+    EXPECT_NE(r.find("for add(float const*, float const*, float*, long long), "
+                     "launched at " +
+                     loop + " as 1 x 1 (starved)"),
               std::string::npos)
-        << os.str();
+        << r;
+    // The shape's line: where its launches took the most time, of several
+    // places ("mostly"), in the headline, the starved section and the JSON.
+    ASSERT_EQ(w.kernels[0].shapes.size(), 1u);
+    EXPECT_EQ(w.kernels[0].shapes[0].launched_at.line, g_loop_line);
+    EXPECT_NE(r.find("    mostly launched at " + loop + " `"),
+              std::string::npos)
+        << r;
+    EXPECT_NE(r.find("; mostly launched at " + loop + "\n"), std::string::npos)
+        << r;
 #endif
   }
 }

@@ -178,6 +178,34 @@ void Ledger::add_kernel_wait(std::uint32_t id, const std::string& name,
     k.waited_hidden_s += wait_s;
 }
 
+namespace {
+// A launch of shape `s` at stack `stack` (0: its place not known) that ran
+// `t` seconds; the shape's line follows the place of the most time.
+void place_launch(ShapeStats& s, std::uint32_t stack, double t) {
+  ShapeStats::Place* p = nullptr;
+  if (stack != 0) {
+    for (std::uint32_t i = 0; i < s.nplaces && !p; ++i)
+      if (s.places[i].stack == stack) p = &s.places[i];
+    if (!p && s.nplaces < ShapeStats::kPlaces) {
+      p = &s.places[s.nplaces++];
+      p->stack = stack;
+    }
+  }
+  if (!p) {
+    ++s.unplaced;
+    return;
+  }
+  ++p->launches;
+  p->device_s += t;
+  const ShapeStats::Place* best = p;
+  for (std::uint32_t i = 0; i < s.nplaces; ++i)
+    if (s.places[i].stack == s.launch_stack &&
+        s.places[i].device_s >= p->device_s)
+      best = &s.places[i];
+  s.launch_stack = best->stack;
+}
+}  // namespace
+
 void Ledger::add_device_kernel(std::uint32_t id, const std::string& name,
                                const std::string& raw, const DeviceKernel& d,
                                double overlap_s) {
@@ -210,8 +238,7 @@ void Ledger::add_device_kernel(std::uint32_t id, const std::string& name,
     }
     ++s->launches;
     s->device_s += t;
-    if (!s->launch_stack && s != &k.other_shapes)
-      s->launch_stack = d.launch_stack;
+    if (s != &k.other_shapes) place_launch(*s, d.launch_stack, t);
   }
   ++totals_.device_kernels;
   totals_.device_busy_s += t;

@@ -7,6 +7,7 @@
 #define ADDSCOPE_WAITS_ATTRIBUTION_LEDGER_HPP
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -25,9 +26,21 @@ struct ShapeStats {
   std::uint32_t device = 0;
   std::uint64_t launches = 0;
   double device_s = 0;
-  /// Where in the program's code it was first launched in this shape (the
-  /// first of its launches that took a stack; 0: none), resolved into
-  /// `launched_at`.
+  /// Where its launches were made (each launch's own stack where its place
+  /// is known: record/addscope_LaunchPlaces.hpp; else the stacks taken at
+  /// some: its first, a new shape, after long host code), up to kPlaces;
+  /// the launches at none of them (or at none known) in `unplaced`.
+  struct Place {
+    std::uint32_t stack = 0;
+    std::uint64_t launches = 0;
+    double device_s = 0;
+  };
+  static constexpr std::size_t kPlaces = 4;
+  std::array<Place, kPlaces> places{};
+  std::uint32_t nplaces = 0;
+  std::uint64_t unplaced = 0;
+  /// Its line: the place where its launches took the most device time (0:
+  /// none known), resolved into `launched_at`.
   std::uint32_t launch_stack = 0;
   CodeSite launched_at;
 };
@@ -65,17 +78,43 @@ struct KernelStats {
   CodeSite defined_at;
 };
 
-/// Where `k` was launched in shape `s` (one of k.shapes): that shape's first
-/// launch where it took a stack, else the kernel's first launch. `again`:
-/// more launches than that one read so ("first launched at").
+/// How many of a kernel's (or shape's) launches its line stands for.
+enum class LaunchedHow {
+  Only,   ///< every one ("launched at")
+  First,  ///< its first known one, the others' places unknown ("first ...")
+  Most,   ///< the place of the most device time of several ("mostly ...")
+};
+
+/// Where `k` was launched in shape `s` (one of k.shapes), and how many of
+/// those launches that line stands for: the shape's busiest place (each
+/// launch placed), else its first launch where it took a stack, else the
+/// kernel's first launch.
 inline const CodeSite& launched_in(const KernelStats& k, const ShapeStats& s,
-                                   bool* again) {
+                                   LaunchedHow* how) {
   if (s.launched_at.known()) {
-    *again = s.launches > 1;
+    std::uint64_t there = 0;
+    for (std::uint32_t i = 0; i < s.nplaces; ++i)
+      if (s.places[i].stack == s.launch_stack) there = s.places[i].launches;
+    *how = there == s.launches ? LaunchedHow::Only
+           : s.nplaces > 1     ? LaunchedHow::Most
+                               : LaunchedHow::First;
     return s.launched_at;
   }
-  *again = std::max(k.calls, k.launches) > 1;
+  *how = std::max(k.calls, k.launches) > 1 ? LaunchedHow::First
+                                           : LaunchedHow::Only;
   return k.launched_at;
+}
+
+/// "launched at ", "first launched at ", "mostly launched at ".
+inline const char* launched_words(LaunchedHow how) {
+  switch (how) {
+    case LaunchedHow::First:
+      return "first launched at ";
+    case LaunchedHow::Most:
+      return "mostly launched at ";
+    default:
+      return "launched at ";
+  }
 }
 
 /// One call site: a kind, a name without sizes, the regions around it.

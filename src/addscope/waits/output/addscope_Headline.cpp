@@ -114,10 +114,13 @@ std::vector<std::string> headline_lines(const WaitsSnapshot& w,
   for (std::size_t i = 0; i < starved.size() && i < kMaxStarved; ++i) {
     const KernelStats& k = *starved[i].first;
     const ShapeVerdict& v = starved[i].second;
-    // Its line: its first launch in this shape's (else the kernel's).
-    bool again = false;
-    const CodeSite& at = launched_in(k, v.stats, &again);
-    std::string l = (again && at.known() ? "first launched at " : "") +
+    // Its line: where this shape's launches took the most time (else its
+    // first launch's, else the kernel's).
+    LaunchedHow how = LaunchedHow::Only;
+    const CodeSite& at = launched_in(k, v.stats, &how);
+    std::string l = (how != LaunchedHow::Only && at.known()
+                         ? std::string(launched_words(how))
+                         : std::string()) +
                     site_prefix(at) + k.name + " ran as " +
                     shape_short(v.stats.shape) + " for " +
                     format_seconds(v.stats.device_s) + ", " +

@@ -70,14 +70,14 @@ Analysis analyze(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
 
 // The launch a call waited for, as the report names it: the verdict on its
 // shape (the waited launch's own; else, unknown, the kernel's first shape)
-// and its line: that launch's own where a stack was taken at it, else its
-// shape's first launch's, else the kernel's first launch's (`again`: a
-// first launch of several).
+// and its line: that launch's own where its place is known or a stack was
+// taken at it, else its shape's line, else the kernel's first launch's
+// (`how`: how many launches that line stands for).
 struct WaitedLaunch {
   const ShapeVerdict* shape = nullptr;  // null: no shape known
   bool exact = false;                   // `shape` is the waited launch's
   const CodeSite* at = nullptr;
-  bool again = false;
+  LaunchedHow how = LaunchedHow::Only;
 };
 WaitedLaunch waited_launch(const KernelView& v, const WaitShare& s) {
   WaitedLaunch l;
@@ -92,10 +92,11 @@ WaitedLaunch waited_launch(const KernelView& v, const WaitShare& s) {
   if (s.launched_at.known()) {
     l.at = &s.launched_at;
   } else if (l.shape) {
-    l.at = &launched_in(*v.k, l.shape->stats, &l.again);
+    l.at = &launched_in(*v.k, l.shape->stats, &l.how);
   } else {
     l.at = &v.k->launched_at;
-    l.again = std::max(v.k->calls, v.k->launches) > 1;
+    l.how = std::max(v.k->calls, v.k->launches) > 1 ? LaunchedHow::First
+                                                    : LaunchedHow::Only;
   }
   return l;
 }
@@ -109,16 +110,15 @@ std::string launch_note(const Analysis& a, const WaitShare& s) {
   if (!v) return "";
   const WaitedLaunch l = waited_launch(*v, s);
   const std::string at = site_text(*l.at);
-  if (!l.shape)
-    return at.empty() ? ""
-                      : (l.again ? "first launched at " : "launched at ") + at;
-  std::string n = "launched " +
-                  (at.empty() || l.again ? "" : "at " + at + " ") + "as " +
-                  shape_short(l.shape->stats.shape);
+  const bool only = l.how == LaunchedHow::Only;
+  if (!l.shape) return at.empty() ? "" : launched_words(l.how) + at;
+  std::string n = "launched " + (at.empty() || !only ? "" : "at " + at + " ") +
+                  "as " + shape_short(l.shape->stats.shape);
   if (!l.exact && (v->shapes.size() > 1 || v->k->other_shapes.launches > 0))
     n += " and other shapes";
   if (l.shape->starved) n += " (starved)";
-  if (!at.empty() && l.again) n += ", first at " + at;
+  if (!at.empty() && !only)
+    n += (l.how == LaunchedHow::Most ? ", mostly at " : ", first at ") + at;
   return n;
 }
 
@@ -303,14 +303,12 @@ void write_shapes(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     for (const auto& s : v.shapes)
       if (s.starved) {
         // Where it was launched so, after the numbers.
-        bool again = false;
-        const std::string at = site_text(launched_in(*v.k, s.stats, &again));
+        LaunchedHow how = LaunchedHow::Only;
+        const std::string at = site_text(launched_in(*v.k, s.stats, &how));
         lines.push_back(
-            {s.stats.device_s, starved_line(v.k->name, s) +
-                                   (at.empty() ? ""
-                                               : (again ? "; first launched at "
-                                                        : "; launched at ") +
-                                                     at)});
+            {s.stats.device_s,
+             starved_line(v.k->name, s) +
+                 (at.empty() ? "" : "; " + (launched_words(how) + at))});
       }
   std::stable_sort(lines.begin(), lines.end(),
                    [](const std::pair<double, std::string>& x,
@@ -425,14 +423,14 @@ void write_kernels(std::ostream& os, const WaitsSnapshot& w, const Analysis& a,
     }
     os << b << k.name;
     if (k.defined_at.known()) add("def at " + site_text(k.defined_at));
-    // Its line: the first launch's in the shape the row shows, else the
-    // kernel's first launch's (the ones that took a stack).
-    bool again = std::max(k.calls, k.launches) > 1;
+    // Its line: the shape's the row shows (where its launches took the
+    // most time, else its first launch's), else the kernel's first launch's.
+    LaunchedHow how = std::max(k.calls, k.launches) > 1 ? LaunchedHow::First
+                                                        : LaunchedHow::Only;
     const CodeSite& at = v->shapes.empty()
                              ? k.launched_at
-                             : launched_in(k, v->shapes.front().stats, &again);
-    if (at.known())
-      add((again ? "first launched at " : "launched at ") + site_text(at));
+                             : launched_in(k, v->shapes.front().stats, &how);
+    if (at.known()) add(launched_words(how) + site_text(at));
     const double waited = k.waited_hidden_s + k.waited_explicit_s;
     if (waited > 0)
       add("waited for " + format_seconds(waited) +
@@ -796,8 +794,8 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
       e["launches"] = s.stats.launches;
       e["device_s"] = s.stats.device_s;
       e["share"] = s.share;
-      bool again = false;
-      e["launched_at"] = code_site_json(launched_in(k, s.stats, &again));
+      LaunchedHow how = LaunchedHow::Only;
+      e["launched_at"] = code_site_json(launched_in(k, s.stats, &how));
       if (s.device) {
         e["blocks_per_sm"] = s.occupancy.blocks_per_sm;
         e["limited_by"] = s.occupancy.limited_by;
