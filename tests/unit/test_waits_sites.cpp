@@ -1310,6 +1310,41 @@ TEST(WaitsSites, AKokkosKernelLaunchedAtTwoLinesIsWaitedForAtTheOneItRanFrom) {
 #endif
 }
 
+// A kernel launched from more places in turn than a thread keeps (six
+// lines, one stack pointer: one set of four) would take a stack at every
+// launch: once most launches miss, the thread stops placing them.
+namespace {
+int g_rot_line[6] = {};
+ADDSCOPE_TEST_LAUNCHER(program_rot0, g_rot_line[0], kSymbol)
+ADDSCOPE_TEST_LAUNCHER(program_rot1, g_rot_line[1], kSymbol)
+ADDSCOPE_TEST_LAUNCHER(program_rot2, g_rot_line[2], kSymbol)
+ADDSCOPE_TEST_LAUNCHER(program_rot3, g_rot_line[3], kSymbol)
+ADDSCOPE_TEST_LAUNCHER(program_rot4, g_rot_line[4], kSymbol)
+ADDSCOPE_TEST_LAUNCHER(program_rot5, g_rot_line[5], kSymbol)
+}  // namespace
+
+TEST(WaitsSites, LaunchesFromMorePlacesThanAThreadKeepsStopTakingStacks) {
+  void (*const lines[6])(WaitsSim&, std::uint32_t) = {
+      program_rot0, program_rot1, program_rot2,
+      program_rot3, program_rot4, program_rot5};
+  WaitsSim s(by_hand(true));
+  const std::uint32_t n = 1200;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    s.at(1.0 + 10e-6 * i);  // 10 us apart: no host code between them
+    lines[i % 6](s, i + 1);
+  }
+  s.at(2.0);
+  const addscope::WaitsSnapshot w = s.done();
+  if (!kLaunchPlaces) {
+    EXPECT_EQ(w.sites_cost.taken, 1u);  // the kernel's first launch
+    return;
+  }
+  // Each launch missed (six places in a set of four) until 256 had; then
+  // none is placed (the first launch's stack was taken as a place).
+  EXPECT_GE(w.sites_cost.taken, 256u);
+  EXPECT_LE(w.sites_cost.taken, 260u);
+}
+
 // The device idle because the program synchronized, in a call of its own
 // (a CUDA program: no Kokkos call around it): each idle row of round trips
 // is at the program's line — the same call at two lines is two rows, the

@@ -77,11 +77,14 @@ bool keeps_places(const Impl::TrackerParts& p) {
 std::uint32_t place_launch(ThreadLog& log, Impl::LaunchPlaces* places,
                            std::uint64_t key, std::uint64_t sp, bool want,
                            Site& site) {
+  if (places && !places->usable()) places = nullptr;
   std::uint32_t place = places ? places->same(key, sp) : 0;
   if (places && place == 0) {
     std::uint64_t slots[Impl::kMaxStackFrames];
     if (site.take(log, slots))
       place = places->keep(key, sp, site.pcs, slots, site.depth);
+    else
+      places->failed();
   } else if (want) {
     site.take(log);
   }

@@ -23,15 +23,31 @@ namespace Impl {
 
 class LaunchPlaces {
  public:
-  /// Places kept at once: kWays per set, a kernel's places in the set its
-  /// key picks (a kernel launched at two lines in turn is at both); the
-  /// oldest of a set is pushed out, and takes a stack at its next launch.
+  /// Places kept at once: kWays per set, a place in the set its kernel and
+  /// stack pointer pick (a kernel launched at two lines in turn is at
+  /// both); the oldest of a set is pushed out, and takes a stack at its
+  /// next launch.
   static constexpr std::uint32_t kSets = 16, kWays = 4;
 
+  /// Whether places are worth keeping on this thread: not once the slots
+  /// could not be told kMaxFailures times (an unwinder's step it cannot
+  /// check), nor while most launches come from places not kept (more
+  /// places than fit: each would take a stack) — then a launch is placed
+  /// as without places (its kernel's, or shape's, first launch).
+  static constexpr std::uint32_t kMaxFailures = 8;
+  bool usable() const {
+    return failures_ < kMaxFailures &&
+           !(misses_ >= 256 && misses_ * 4 > launches_);
+  }
+  /// The slots of a new place could not be told.
+  void failed() { ++failures_; }
+
   /// The place kept for `key` (a kernel, never 0) that the launching
-  /// function, whose stack pointer is `sp`, is at again; 0 if none.
-  std::uint32_t same(std::uint64_t key, std::uint64_t sp) const {
-    const Entry* set = &entries_[index(key) * kWays];
+  /// function, whose stack pointer is `sp`, is at again; 0 if none (a
+  /// miss: the caller takes a stack and keep()s it).
+  std::uint32_t same(std::uint64_t key, std::uint64_t sp) {
+    ++launches_;
+    const Entry* set = &entries_[index(key, sp) * kWays];
     for (std::uint32_t w = 0; w < kWays; ++w) {
       const Entry& e = set[w];
       if (e.place == 0 || e.key != key || e.sp != sp) continue;
@@ -41,6 +57,7 @@ class LaunchPlaces {
         ++i;
       if (i == e.n) return e.place;
     }
+    ++misses_;
     return 0;
   }
 
@@ -53,7 +70,7 @@ class LaunchPlaces {
                      const std::uint64_t* pcs, const std::uint64_t* slots,
                      std::uint32_t n) {
     if (key == 0 || sp == 0 || n > kMaxStackFrames) return 0;
-    const std::uint32_t set = index(key);
+    const std::uint32_t set = index(key, sp);
     Entry& e = entries_[set * kWays + next_way_[set]];
     next_way_[set] = (next_way_[set] + 1) % kWays;
     e.place = 0;
@@ -64,7 +81,10 @@ class LaunchPlaces {
         e.slots[e.n] = slots[i];
         ++e.n;
       }
-    if (e.n == 0) return 0;
+    if (e.n == 0) {
+      ++failures_;
+      return 0;
+    }
     e.key = key;
     e.sp = sp;
     if (++next_place_ == 0) ++next_place_;
@@ -79,12 +99,15 @@ class LaunchPlaces {
     std::uint64_t pcs[kMaxStackFrames];
     std::uint64_t slots[kMaxStackFrames];
   };
-  static std::uint32_t index(std::uint64_t key) {
-    return std::uint32_t((key * 0x9e3779b97f4a7c15ull) >> 60) % kSets;
+  static std::uint32_t index(std::uint64_t key, std::uint64_t sp) {
+    return std::uint32_t(((key ^ (sp >> 3)) * 0x9e3779b97f4a7c15ull) >> 60) %
+           kSets;
   }
   Entry entries_[kSets * kWays];
   std::uint8_t next_way_[kSets] = {};
   std::uint32_t next_place_ = 0;
+  std::uint32_t failures_ = 0;
+  std::uint64_t launches_ = 0, misses_ = 0;
 };
 
 }  // namespace Impl
