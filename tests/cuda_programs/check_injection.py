@@ -112,6 +112,16 @@ LAUNCH_SITES = {
                     line_of("torch_sleep.py", "torch.cuda._sleep(1000)")),
 }
 
+# The launch the read waited for, where the tool places each launch (a
+# native program on x86-64: record/addscope_LaunchPlaces.hpp): the C++
+# seed's timed launch, not its first (which loads the module). Checked
+# where the JSON says the tool placed launches (`launch_places`).
+WAITED_LAUNCH_SITES = {
+    "seed_cuda": (r"(^|/)seed_cuda\.cpp$",
+                  line_of("seed_cuda.cpp", "1 block x 1 thread: the seed's "
+                          "launch")),
+}
+
 
 def read_ms(out):
     """The read time the program printed ('read of out[2] 735.0 ms',
@@ -231,6 +241,14 @@ def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
          f"its kernel was launched as {first.get('launched_as')!r}, not "
          "'1 x 1'")
     need(first.get("starved") is True, "its kernel is not flagged starved")
+    if case in WAITED_LAUNCH_SITES and j.get("launch_places") is True:
+        file_re, line = WAITED_LAUNCH_SITES[case]
+        at = first.get("launched_at") or {}
+        need(re.search(file_re, at.get("file") or "") is not None and
+             at.get("line") == line,
+             f"the read waited for the launch at {at.get('file')!r}:"
+             f"{at.get('line')!r}, not the program's line {line} "
+             f"({file_re})")
     kernel = next((k for k in j.get("kernels") or [] if k.get("name") == kname),
                   None)
     if kernel is None:
@@ -320,10 +338,16 @@ def self_test():
     # The C++ seed: its read at its line.
     cpp_read = SITES["seed_cuda"][1]
 
+    cpp_launch = WAITED_LAUNCH_SITES["seed_cuda"][1]
+
     def as_cpp(j):
         wait(j).update(what="cudaMemcpy D2H 4 B", code={
             "file": "/w/tests/cuda_programs/seed_cuda.cpp", "line": cpp_read,
             "function": "main", "language": "c++"})
+        wait(j)["waited_for"][0]["launched_at"] = {
+            "file": "/w/tests/cuda_programs/seed_cuda.cpp",
+            "line": cpp_launch, "function": "main", "language": "c++"}
+        j["launch_places"] = True
     cpp_out = "seed_cuda: launch 0.01 ms, read of out[2] 735.0 ms\n"
     cpp = json.loads(json.dumps(good))
     as_cpp(cpp)
@@ -337,6 +361,10 @@ def self_test():
     broken("the C++ read at no line",
            lambda j: (as_cpp(j), wait(j).update(code=None)),
            "not the program's line", case="seed_cuda", o=cpp_out)
+    broken("the C++ read waited for the first launch, not the timed one",
+           lambda j: (as_cpp(j), wait(j)["waited_for"][0]["launched_at"].update(
+               line=LAUNCH_SITES["seed_cuda"][1])),
+           "waited for the launch at", case="seed_cuda", o=cpp_out)
 
     # numba's seed named at its lines: the read, the launch.
     read_at, launch_at = SITES["seed_numba"][1], LAUNCH_SITES["seed_numba"][1]

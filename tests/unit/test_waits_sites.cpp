@@ -1294,6 +1294,10 @@ TEST(WaitsSites, AKokkosKernelLaunchedAtTwoLinesIsWaitedForAtTheOneItRanFrom) {
   const addscope::WaitsSnapshot w = s.done();
   // The first launch, the loop's first, the fence.
   EXPECT_EQ(w.sites_cost.taken, kLaunchPlaces ? 3u : 2u);
+  // The JSON says whether launches were placed.
+  EXPECT_EQ(w.launch_places, kLaunchPlaces);
+  EXPECT_EQ(nlohmann::json::parse(addscope::waits_json(w))["launch_places"],
+            kLaunchPlaces);
   ASSERT_EQ(w.waits.size(), 1u);
   ASSERT_FALSE(w.waits[0].waited_for.empty());
 #ifdef ADDSCOPE_TEST_HAVE_LIBDW
@@ -1812,6 +1816,7 @@ TEST(WaitsSites, HostCodeIsAtTheLineItRanUpTo) {
     addscope::TrackerOptions o = by_hand(sites);
     o.launch_places = false;
     WaitsSim s(o);
+    EXPECT_FALSE(s.t->snapshot().launch_places);
     const std::string path = ::testing::TempDir() + "host_code_trace_" +
                              std::to_string(::getpid()) + ".json";
     ASSERT_TRUE(s.t->open_trace(path));

@@ -11,6 +11,7 @@
 
 namespace addscope {
 
+using Impl::keeps_places;
 using Impl::no_names;
 using Impl::record;
 using Impl::set_exec;
@@ -61,14 +62,6 @@ void capture_site(ThreadLog& log, double t) {
   Site s;
   s.take(log);
   s.write(log, t);
-}
-
-// Whether each launch is placed (record/addscope_LaunchPlaces.hpp): sites
-// on, slots that can be told, no Python (its lines are not in the native
-// stack).
-bool keeps_places(const Impl::TrackerParts& p) {
-  return p.opt.sites && p.opt.launch_places && Impl::have_stack_slots() &&
-         Impl::python_version() == 0;
 }
 
 // A launch of `key` by the function whose stack pointer is `sp`: the

@@ -105,6 +105,11 @@ struct WaitsSnapshot {
   bool trace_write_failed = false;  ///< the trace file is incomplete
   WaitsDropped dropped;
   WaitsSitesCost sites_cost;
+  /// Whether each device launch was placed at its own line (sites on,
+  /// x86-64 with libunwind, no Python: record/addscope_LaunchPlaces.hpp);
+  /// else a launch without a stack of its own is at its kernel's (or
+  /// shape's) first launch.
+  bool launch_places = false;
   /// Why the device sat idle (device mode only; empty otherwise).
   IdleSummary idle;
 };

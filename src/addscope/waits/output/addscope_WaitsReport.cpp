@@ -888,6 +888,7 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
                   {"streams", d.streams},
                   {"threads", d.threads},
                   {"trace_events", w.trace_events_dropped}};
+  j["launch_places"] = w.launch_places;
   j["sites_cost"] = {{"taken", w.sites_cost.taken},
                      {"seconds", w.sites_cost.seconds},
                      {"read_again", w.sites_cost.read_again},
