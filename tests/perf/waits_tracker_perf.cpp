@@ -207,31 +207,33 @@ int main(int argc, char** argv) {
   // What sites cost a launch made through CUDA directly (numba, CuPy,
   // PyTorch): the launch callback with the kernel's symbol, outside any
   // Kokkos call, sites on against off; 8 kernels in turn (the first launch
-  // of each takes its stack, the others find the symbol seen). Best of 3.
-  {
+  // of each takes its stack, the others find the symbol seen and, with
+  // launch places, their place: record/addscope_LaunchPlaces.hpp). Best of
+  // 3, with launch places and without.
+  for (const bool places : {true, false}) {
     static const char* const kSymbols[] = {
         "_Z4axpyPfPKff",  "_Z4dotPKfS0_Pf", "_Z5scalePff",       "_Z4fillPff",
         "_Z3addPKfS0_Pf", "_Z4copyPKfPf",   "_Z5triadPfPKfS1_f", "_Z3mulPfPKf"};
-    const auto [on_s, off_s] = sites_on_off([](TrackerOptions&) {},
-                                            [&](SyncTracker& st) {
-                                              return at_depth(4, [&] {
-                                                const auto a = clock::now();
-                                                Impl::LaunchBegin l;
-                                                for (long i = 0; i < m; ++i) {
-                                                  l.correlation =
-                                                      std::uint32_t(i + 1);
-                                                  l.symbol = kSymbols[i & 7];
-                                                  st.on_launch(l);
-                                                }
-                                                return secs(a, clock::now());
-                                              });
-                                            });
+    const auto [on_s, off_s] =
+        sites_on_off([&](TrackerOptions& so) { so.launch_places = places; },
+                     [&](SyncTracker& st) {
+                       return at_depth(4, [&] {
+                         const auto a = clock::now();
+                         Impl::LaunchBegin l;
+                         for (long i = 0; i < m; ++i) {
+                           l.correlation = std::uint32_t(i + 1);
+                           l.symbol = kSymbols[i & 7];
+                           st.on_launch(l);
+                         }
+                         return secs(a, clock::now());
+                       });
+                     });
     std::printf(
         "waits tracker: sites on a CUDA launch (its symbol, 8 kernels in "
-        "turn): %+.1f ns per launch (%.1f ns with, %.1f ns without; %ld "
+        "turn%s): %+.1f ns per launch (%.1f ns with, %.1f ns without; %ld "
         "launches, best of 3)\n",
-        (on_s - off_s) / double(m) * 1e9, on_s / double(m) * 1e9,
-        off_s / double(m) * 1e9, m);
+        places ? "" : ", launch places off", (on_s - off_s) / double(m) * 1e9,
+        on_s / double(m) * 1e9, off_s / double(m) * 1e9, m);
   }
   return w.totals.explicit_calls == std::uint64_t(n) &&
                  host_kernels == 3 * std::uint64_t(n)
