@@ -63,15 +63,30 @@ int burst(long long launches) {
   return 0;
 }
 
+// Three device arrays of n floats for --streams and --syncs, the kernel's
+// module loaded by one launch on nothing (loading it is not a launch they
+// time); release() checks the launches and frees them.
+int arrays(long long n, float** x, float** y, float** out) {
+  CHECK(cudaMalloc(x, n * sizeof(float)));
+  CHECK(cudaMalloc(y, n * sizeof(float)));
+  CHECK(cudaMalloc(out, n * sizeof(float)));
+  add<<<1, 1>>>(*x, *y, *out, 0);  // loads the module
+  CHECK(cudaDeviceSynchronize());
+  return 0;
+}
+int release(float* x, float* y, float* out) {
+  CHECK(cudaGetLastError());
+  CHECK(cudaFree(x));
+  CHECK(cudaFree(y));
+  CHECK(cudaFree(out));
+  return 0;
+}
+
 // ROUNDS streams, one after the other, each with a slow kernel waited for
 // by cudaStreamSynchronize, then destroyed.
 int streams(int rounds, long long n) {
   float *x = nullptr, *y = nullptr, *out = nullptr;
-  CHECK(cudaMalloc(&x, n * sizeof(float)));
-  CHECK(cudaMalloc(&y, n * sizeof(float)));
-  CHECK(cudaMalloc(&out, n * sizeof(float)));
-  add<<<1, 1>>>(x, y, out, 0);  // loads the module
-  CHECK(cudaDeviceSynchronize());
+  if (arrays(n, &x, &y, &out) != 0) return 1;
   using clock = std::chrono::steady_clock;
   for (int r = 1; r <= rounds; ++r) {
     cudaStream_t s = nullptr;
@@ -85,21 +100,13 @@ int streams(int rounds, long long n) {
                 std::chrono::duration<double, std::milli>(t1 - t0).count());
     CHECK(cudaStreamDestroy(s));
   }
-  CHECK(cudaGetLastError());
-  CHECK(cudaFree(x));
-  CHECK(cudaFree(y));
-  CHECK(cudaFree(out));
-  return 0;
+  return release(x, y, out);
 }
 
 // ROUNDS slow launches, each waited for at one line.
 int syncs(long long rounds, long long n) {
   float *x = nullptr, *y = nullptr, *out = nullptr;
-  CHECK(cudaMalloc(&x, n * sizeof(float)));
-  CHECK(cudaMalloc(&y, n * sizeof(float)));
-  CHECK(cudaMalloc(&out, n * sizeof(float)));
-  add<<<1, 1>>>(x, y, out, 0);  // loads the module
-  CHECK(cudaDeviceSynchronize());
+  if (arrays(n, &x, &y, &out) != 0) return 1;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   for (long long r = 0; r < rounds; ++r) {
@@ -112,10 +119,7 @@ int syncs(long long rounds, long long n) {
               rounds, n,
               std::chrono::duration<double, std::micro>(t1 - t0).count() /
                   double(rounds));
-  CHECK(cudaFree(x));
-  CHECK(cudaFree(y));
-  CHECK(cudaFree(out));
-  return 0;
+  return release(x, y, out);
 }
 
 int main(int argc, char** argv) {
