@@ -1258,6 +1258,47 @@ TEST(WaitsSites, EachLaunchIsAtItsOwnLineAndOneAtALineSeenBeforeTakesNoStack) {
   }
 }
 
+// Without launch places only some launches have a stack (the first, one
+// after long host code): the shape stays at its first launch's line,
+// "first launched at", never "mostly" on the few whose place is known.
+TEST(WaitsSites, WithoutPlacesAShapeIsAtItsFirstLaunchsLine) {
+  addscope::TrackerOptions o = on_an_h200();
+  o.launch_places = false;
+  WaitsSim s(o);
+  s.at(1.0);
+  program_loads_module(s, 1);
+  std::vector<addscope::Impl::DeviceKernelRecord> v{
+      ran(1, 7, 1.000001, 1.000002)};
+  double t = 1.00005;
+  for (std::uint32_t i = 0; i < 4; ++i, t += 10e-6) {
+    s.at(t);
+    program_launches_in_a_loop(s, 2 + i);  // no stack of its own
+    v.push_back(ran(2 + i, 7, t + 1e-6, t + 2e-6));
+  }
+  s.at(t + 200e-6);  // after long host code: a stack
+  program_launches_in_a_loop(s, 6);
+  v.push_back(ran(6, 7, t + 201e-6, 1.3));
+  s.block(SyncApi::Memcpy, t + 202e-6, 1.3 + 1e-6, -1, 4, 3);
+  s.t->on_device_kernels(v);
+  s.at(1.4);
+  const addscope::WaitsSnapshot w = s.done();
+  EXPECT_FALSE(w.launch_places);
+  ASSERT_EQ(w.kernels.size(), 1u);
+  ASSERT_EQ(w.kernels[0].shapes.size(), 1u);
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+  EXPECT_EQ(w.kernels[0].shapes[0].launched_at.line, g_load_line)
+      << site_text(w.kernels[0].shapes[0].launched_at);
+  std::ostringstream os;
+  addscope::write_waits_report(os, w);
+  const std::string r = os.str();
+  EXPECT_NE(r.find("; first launched at unit/test_waits_sites.cpp:" +
+                   std::to_string(g_load_line) + " (program_loads_module)\n"),
+            std::string::npos)
+      << r;
+  EXPECT_EQ(r.find("mostly"), std::string::npos) << r;
+#endif
+}
+
 // The same through Kokkos: a kernel label launched at two lines (Kokkos'
 // own launches take their place at its begin callback).
 namespace {

@@ -180,8 +180,10 @@ void Ledger::add_kernel_wait(std::uint32_t id, const std::string& name,
 
 namespace {
 // A launch of shape `s` at stack `stack` (0: its place not known) that ran
-// `t` seconds; the shape's line follows the place of the most time.
-void place_launch(ShapeStats& s, std::uint32_t stack, double t) {
+// `t` seconds. The shape's line: while every launch's place is known, the
+// place of the most time; else its first place (its first launch that
+// took a stack), as without places.
+void count_place(ShapeStats& s, std::uint32_t stack, double t) {
   ShapeStats::Place* p = nullptr;
   if (stack != 0) {
     for (std::uint32_t i = 0; i < s.nplaces && !p; ++i)
@@ -193,10 +195,15 @@ void place_launch(ShapeStats& s, std::uint32_t stack, double t) {
   }
   if (!p) {
     ++s.unplaced;
+    if (s.nplaces > 0) s.launch_stack = s.places[0].stack;
     return;
   }
   ++p->launches;
   p->device_s += t;
+  if (s.unplaced > 0) {
+    s.launch_stack = s.places[0].stack;
+    return;
+  }
   const ShapeStats::Place* best = p;
   for (std::uint32_t i = 0; i < s.nplaces; ++i)
     if (s.places[i].stack == s.launch_stack &&
@@ -238,7 +245,7 @@ void Ledger::add_device_kernel(std::uint32_t id, const std::string& name,
     }
     ++s->launches;
     s->device_s += t;
-    if (s != &k.other_shapes) place_launch(*s, d.launch_stack, t);
+    if (s != &k.other_shapes) count_place(*s, d.launch_stack, t);
   }
   ++totals_.device_kernels;
   totals_.device_busy_s += t;

@@ -39,8 +39,9 @@ struct ShapeStats {
   std::array<Place, kPlaces> places{};
   std::uint32_t nplaces = 0;
   std::uint64_t unplaced = 0;
-  /// Its line: the place where its launches took the most device time (0:
-  /// none known), resolved into `launched_at`.
+  /// Its line (0: none known), resolved into `launched_at`: while every
+  /// launch's place is known, the place where they took the most device
+  /// time; else its first place.
   std::uint32_t launch_stack = 0;
   CodeSite launched_at;
 };
@@ -95,9 +96,9 @@ inline const CodeSite& launched_in(const KernelStats& k, const ShapeStats& s,
     std::uint64_t there = 0;
     for (std::uint32_t i = 0; i < s.nplaces; ++i)
       if (s.places[i].stack == s.launch_stack) there = s.places[i].launches;
-    *how = there == s.launches ? LaunchedHow::Only
-           : s.nplaces > 1     ? LaunchedHow::Most
-                               : LaunchedHow::First;
+    *how = there == s.launches                ? LaunchedHow::Only
+           : s.unplaced == 0 && s.nplaces > 1 ? LaunchedHow::Most
+                                              : LaunchedHow::First;
     return s.launched_at;
   }
   *how = std::max(k.calls, k.launches) > 1 ? LaunchedHow::First
