@@ -33,11 +33,28 @@ std::atomic<int> g_capturing{0};
 thread_local StackMemo t_memo;
 thread_local std::uint64_t t_memo_hits = 0;
 
+// One step of `c` up to the caller: its return address and the slot it
+// sits in (a frame's stack pointer is its callee's canonical frame address,
+// with the return address in the 8 bytes below it, checked). 1: a step; 0:
+// the outermost frame was reached; -1: the slot cannot be told (a signal
+// frame, an unwinder error, a slot that does not hold the address).
+int step_with_slot(unw_cursor_t* c, std::uint64_t* ip, std::uint64_t* slot) {
+  const int r = unw_step(c);
+  if (r == 0) return 0;
+  unw_word_t pc = 0, sp = 0;
+  if (r < 0 || unw_is_signal_frame(c) > 0 ||
+      unw_get_reg(c, UNW_REG_IP, &pc) != 0 ||
+      unw_get_reg(c, UNW_REG_SP, &sp) != 0 || sp < 8 ||
+      *reinterpret_cast<const std::uint64_t*>(sp - 8) != pc)
+    return -1;
+  *ip = pc;
+  *slot = sp - 8;
+  return 1;
+}
+
 // Where each of `pcs` (the return addresses capture_stack() just took, its
-// caller's first) sits in this thread's stack, by libunwind's own steps:
-// a frame's stack pointer is its callee's canonical frame address, with
-// the return address in the 8 bytes below it. False where a frame is not
-// a plain call (a signal frame) or the steps disagree with `pcs`.
+// caller's first) sits in this thread's stack, by libunwind's own steps.
+// False where a step cannot tell its slot or disagrees with `pcs`.
 __attribute__((noinline)) bool slots_of(const std::uint64_t* pcs,
                                         std::uint32_t n, std::uint64_t* slots) {
   unw_context_t uc;
@@ -46,14 +63,8 @@ __attribute__((noinline)) bool slots_of(const std::uint64_t* pcs,
   // This function, then capture_stack(), then pcs[0]'s frame.
   if (unw_step(&c) <= 0) return false;
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (unw_step(&c) <= 0 || unw_is_signal_frame(&c) > 0) return false;
-    unw_word_t ip = 0, sp = 0;
-    if (unw_get_reg(&c, UNW_REG_IP, &ip) != 0 ||
-        unw_get_reg(&c, UNW_REG_SP, &sp) != 0 || ip != pcs[i] || sp < 8)
-      return false;
-    const std::uint64_t slot = sp - 8;
-    if (*reinterpret_cast<const std::uint64_t*>(slot) != ip) return false;
-    slots[i] = slot;
+    std::uint64_t ip = 0;
+    if (step_with_slot(&c, &ip, &slots[i]) != 1 || ip != pcs[i]) return false;
   }
   return true;
 }
@@ -132,22 +143,14 @@ std::uint32_t capture_stack_slots(std::uint64_t* pcs, std::uint64_t* slots,
   unw_cursor_t c;
   if (max > kMaxStackFrames) max = kMaxStackFrames;
   if (unw_getcontext(&uc) == 0 && unw_init_local(&c, &uc) == 0) {
-    // Each step goes to a caller: its address is a return address into
-    // it, in the 8 bytes below the callee's canonical frame address (the
-    // caller's stack pointer). The first is this function's caller's.
+    // The first step is to this function's caller.
     while (k < max) {
-      const int r = unw_step(&c);
+      const int r = step_with_slot(&c, &pcs[k], &slots[k]);
       if (r == 0) break;  // the outermost frame
-      unw_word_t ip = 0, sp = 0;
-      if (r < 0 || unw_is_signal_frame(&c) > 0 ||
-          unw_get_reg(&c, UNW_REG_IP, &ip) != 0 ||
-          unw_get_reg(&c, UNW_REG_SP, &sp) != 0 || sp < 8 ||
-          *reinterpret_cast<const std::uint64_t*>(sp - 8) != ip) {
+      if (r < 0) {
         k = 0;
         break;
       }
-      pcs[k] = ip;
-      slots[k] = sp - 8;
       ++k;
     }
   }
