@@ -25,6 +25,32 @@ namespace {
 std::atomic<bool> g_fork_gate{false};
 std::atomic<int> g_capturing{0};
 
+// A capture under way, counted while it lasts; not admitted while the gate
+// is closed (then it takes no stack). The first check keeps captures off
+// the count while the gate is closed (the drain then ends at once); the
+// second is the one that decides.
+class CaptureTurn {
+ public:
+  CaptureTurn() {
+    if (g_fork_gate.load(std::memory_order_relaxed)) return;
+    g_capturing.fetch_add(1);
+    if (g_fork_gate.load()) {
+      g_capturing.fetch_sub(1);
+      return;
+    }
+    admitted_ = true;
+  }
+  ~CaptureTurn() {
+    if (admitted_) g_capturing.fetch_sub(1);
+  }
+  CaptureTurn(const CaptureTurn&) = delete;
+  CaptureTurn& operator=(const CaptureTurn&) = delete;
+  bool admitted() const { return admitted_; }
+
+ private:
+  bool admitted_ = false;
+};
+
 #if defined(ADDSCOPE_HAVE_LIBUNWIND) && defined(__x86_64__)
 #define ADDSCOPE_STACK_MEMO 1
 // A stack taken a second time at one place (among the thread's last four
@@ -80,21 +106,15 @@ std::uint64_t stack_memo_hits() {
 }
 
 std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max) {
-  // The first check keeps captures off the count while the gate is closed
-  // (the drain then ends at once); the second is the one that decides.
-  if (max == 0 || g_fork_gate.load(std::memory_order_relaxed)) return 0;
-  g_capturing.fetch_add(1);
-  if (g_fork_gate.load()) {
-    g_capturing.fetch_sub(1);
-    return 0;
-  }
+  if (max == 0) return 0;
+  const CaptureTurn turn;
+  if (!turn.admitted()) return 0;
 #ifdef ADDSCOPE_STACK_MEMO
   std::uint64_t sp;
   asm volatile("mov %%rsp, %0" : "=r"(sp));
   std::uint32_t kept = 0;
   if (t_memo.find(sp, max, pcs, &kept)) {
     ++t_memo_hits;
-    g_capturing.fetch_sub(1);
     return kept;
   }
 #endif
@@ -117,7 +137,6 @@ std::uint32_t capture_stack(std::uint64_t* pcs, std::uint32_t max) {
     if (slots_of(pcs, k, slots)) t_memo.keep(sp, max, pcs, slots, k);
   }
 #endif
-  g_capturing.fetch_sub(1);
   return k;
 }
 
@@ -132,12 +151,9 @@ bool have_stack_slots() {
 std::uint32_t capture_stack_slots(std::uint64_t* pcs, std::uint64_t* slots,
                                   std::uint32_t max) {
 #ifdef ADDSCOPE_STACK_MEMO
-  if (max == 0 || g_fork_gate.load(std::memory_order_relaxed)) return 0;
-  g_capturing.fetch_add(1);
-  if (g_fork_gate.load()) {
-    g_capturing.fetch_sub(1);
-    return 0;
-  }
+  if (max == 0) return 0;
+  const CaptureTurn turn;
+  if (!turn.admitted()) return 0;
   std::uint32_t k = 0;
   unw_context_t uc;
   unw_cursor_t c;
@@ -154,7 +170,6 @@ std::uint32_t capture_stack_slots(std::uint64_t* pcs, std::uint64_t* slots,
       ++k;
     }
   }
-  g_capturing.fetch_sub(1);
   return k;
 #else
   (void)pcs;
