@@ -67,10 +67,20 @@ void capture_site(ThreadLog& log, double t) {
 // A launch of `key` by the function whose stack pointer is `sp`: the
 // number of its place (0: none), a stack taken into `site` when it is a new
 // one. `want`: a stack is wanted anyway (a kernel's first launch, ...).
+// In a Python process the place is also where the program's own Python
+// code is (the interpreter's native frames are the same at every line): a
+// thread with no line of the program's own has no place.
 std::uint32_t place_launch(ThreadLog& log, Impl::LaunchPlaces* places,
                            std::uint64_t key, std::uint64_t sp, bool want,
                            Site& site) {
   if (places && !places->usable()) places = nullptr;
+  if (places && Impl::python_version() != 0) {
+    std::uint64_t line = 0;
+    if (Impl::python_place(places->python_files, &line))
+      key = (key ^ (line * 0x9e3779b97f4a7c15ull)) | 1;
+    else
+      places = nullptr;
+  }
   std::uint32_t place = places ? places->same(key, sp) : 0;
   if (places && place == 0) {
     std::uint64_t slots[Impl::kMaxStackFrames];

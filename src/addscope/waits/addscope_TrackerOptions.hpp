@@ -113,8 +113,9 @@ struct TrackerOptions {
   double host_code_site_min_s = 100e-6;
   /// With sites: each device launch at its own place (a stack at a new
   /// place, a few loads at one seen before: record/addscope_LaunchPlaces.hpp;
-  /// x86-64 with libunwind, not in a Python process). Off: a launch without
-  /// a stack of its own is at its kernel's (or shape's) first launch.
+  /// x86-64 with libunwind; in a Python process also the program's Python
+  /// line). Off: a launch without a stack of its own is at its kernel's (or
+  /// shape's) first launch.
   bool launch_places = true;
 };
 

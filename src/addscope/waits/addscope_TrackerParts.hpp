@@ -18,7 +18,6 @@
 #include "addscope/waits/device/addscope_DeviceSource.hpp"
 #include "addscope/waits/model/addscope_DeviceCapacity.hpp"
 #include "addscope/waits/record/addscope_LogRegistry.hpp"
-#include "addscope/waits/record/addscope_PythonFrames.hpp"
 #include "addscope/waits/record/addscope_StackCapture.hpp"
 #include "addscope/waits/site/addscope_SiteResolver.hpp"
 
@@ -113,11 +112,10 @@ inline void record(Impl::LogRegistry& logs, const TrackerParts& p, Names names,
 inline void no_names(ThreadLog&) {}
 
 // Whether each device launch is placed (record/addscope_LaunchPlaces.hpp):
-// sites on, slots that can be told, no Python (its lines are not in the
-// native stack).
+// sites on, slots that can be told (in a Python process the program's
+// Python line is part of a place: place_launch()).
 inline bool keeps_places(const TrackerParts& p) {
-  return p.opt.sites && p.opt.launch_places && have_stack_slots() &&
-         python_version() == 0;
+  return p.opt.sites && p.opt.launch_places && have_stack_slots();
 }
 
 inline void set_exec(EventRecord& r, const ExecId& e) {

@@ -45,6 +45,7 @@ struct PendingCorr {
 struct PendingLaunch {
   std::uint64_t launch = 0, owner_call = 0;
   std::uint32_t name = 0;
+  std::uint32_t stack = 0;  // where it was launched (0: not known)
   double launch_end_s = 0;
 };
 struct Lane {

@@ -26,7 +26,7 @@ void Replay::kokkos_only_completion(HostThread& t, const Open& call,
   if (!owner) owner = const_cast<Open*>(&call);
   if (owner->shares.empty() && owner->own_launch != last.launch) {
     // The last kernel queued is the one the call waited for.
-    owner->shares.push_back({last.name, 0, end_s - call.begin_s});
+    owner->shares.push_back({last.name, 0, end_s - call.begin_s, last.stack});
     owner->bound = true;
   }
 }
@@ -48,7 +48,7 @@ void Replay::callbacks_completion(const BlockingCall& b, Charge* owner) {
       (owner->own_launch != 0 && last.launch == owner->own_launch))
     return;  // its own kernel: its work
   const double wait = b.end_s - b.begin_s;
-  owner->shares.push_back({last.name, 0, wait});
+  owner->shares.push_back({last.name, 0, wait, last.stack});
   owner->bound = true;
   if (wait > owner->via_wait_s) {
     owner->via_wait_s = wait;
@@ -96,6 +96,7 @@ void Replay::end_open(HostThread& t, Open& o, double now_s) {
       p.launch = o.id;
       p.owner_call = o.id;
       p.name = o.what;
+      p.stack = o.place_stack;
       p.launch_end_s = now_s;
       if (mode.callbacks_only) {
         if (o.lane_known || o.ncorr > 0)
@@ -173,6 +174,7 @@ void Replay::launch(std::uint32_t ti, double t, const LaunchBegin& l,
       PendingLaunch q;
       q.owner_call = p.facts.owner_call;
       q.name = names_.outside_kokkos_name();
+      q.stack = p.facts.stack;
       q.launch_end_s = t;
       launches_.push_pending(launches_.lane_for(ExecId(), l.stream_known,
                                                 l.device, l.stream, true),

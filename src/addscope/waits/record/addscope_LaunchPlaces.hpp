@@ -9,13 +9,16 @@
 // same and every slot still holds its address — the rule of
 // record/addscope_StackMemo.hpp, which this applies to one entry per kernel.
 // The native stack alone cannot tell two Python lines apart (the
-// interpreter's frames are the same): Python processes keep no places.
+// interpreter's frames are the same): in a Python process the caller makes
+// the program's Python place (python_place(), `python_files`) part of the
+// key.
 #ifndef ADDSCOPE_WAITS_RECORD_LAUNCHPLACES_HPP
 #define ADDSCOPE_WAITS_RECORD_LAUNCHPLACES_HPP
 
 #include <cstdint>
 #include <cstring>
 
+#include "addscope/waits/record/addscope_PythonFrames.hpp"
 #include "addscope/waits/record/addscope_StackCapture.hpp"
 
 namespace addscope {
@@ -41,6 +44,10 @@ class LaunchPlaces {
   }
   /// The slots of a new place could not be told.
   void failed() { ++failures_; }
+
+  /// The Python files this thread's launches were seen in (a Python
+  /// process's places: python_place()).
+  PythonFiles python_files;
 
   /// The place kept for `key` (a kernel, never 0) that the launching
   /// function, whose stack pointer is `sp`, is at again; 0 if none (a

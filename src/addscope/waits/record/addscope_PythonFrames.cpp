@@ -223,28 +223,65 @@ unsigned python_version() { return g_py.layout ? g_py.version : 0; }
 
 namespace {
 
+constexpr int kMaxDepth = 128;  // frames a walk reads, innermost first
+
+// The innermost frame on thread state `ts` (the first a walk reads).
+template <class Mem>
+bool innermost_frame(Mem& m, void* ts, void** frame) {
+  const Layout* l = g_py.layout;
+  *frame = nullptr;
+  if (!m.get(ts, l->tstate_frame, frame)) return false;
+  return !*frame || l->frame_second < 0 ||
+         m.get(*frame, l->frame_second, frame);
+}
+
+// Frame `here`'s code object; null when it has none to read (a C-stack
+// shim, 3.13's None for a frame that runs no code object).
+template <class Mem>
+void* frame_code(Mem& m, void* here) {
+  const Layout* l = g_py.layout;
+  std::uint8_t owner = 0;
+  if (l->frame_owner >= 0 && m.get(here, l->frame_owner, &owner) && owner == 3)
+    return nullptr;  // a C-stack shim
+  void* code = nullptr;
+  void* type = nullptr;
+  if (!m.get(here, l->frame_code, &code) || !code) return nullptr;
+  if (g_py.code_type && (!m.get(code, 8, &type) || type != g_py.code_type))
+    return nullptr;
+  return code;
+}
+
+// The byte offset in `code` of frame `here`'s instruction.
+template <class Mem>
+bool instr_offset(Mem& m, void* here, void* code, int* out) {
+  const Layout* l = g_py.layout;
+  if (l->lasti_unit > 0) {
+    int lasti = 0;
+    if (!m.get(here, l->frame_instr, &lasti)) return false;
+    *out = l->lasti_unit * lasti;
+  } else {
+    const char* instr = nullptr;
+    if (!m.get(here, l->frame_instr, &instr)) return false;
+    const char* start = static_cast<const char*>(code) + l->code_adaptive;
+    *out = int(instr - start);
+  }
+  if (*out < 0) *out = 0;  // a frame just entered
+  return true;
+}
+
 // The innermost frame of the program's own on thread state `ts`.
 template <class Mem>
 bool walk(Mem& m, void* ts, PythonSite* out) {
   const Layout* l = g_py.layout;
   void* frame = nullptr;
-  if (!m.get(ts, l->tstate_frame, &frame)) return false;
-  if (frame && l->frame_second >= 0 && !m.get(frame, l->frame_second, &frame))
-    return false;
+  if (!innermost_frame(m, ts, &frame)) return false;
   enum { kFile, kName, kCalled };
   std::string_view called;  // the last foreign frame's, innermost first
-  for (int depth = 0; frame && depth < 128; ++depth) {
+  for (int depth = 0; frame && depth < kMaxDepth; ++depth) {
     void* here = frame;
     if (!m.get(here, l->frame_previous, &frame)) return false;
-    std::uint8_t owner = 0;
-    if (l->frame_owner >= 0 && m.get(here, l->frame_owner, &owner) &&
-        owner == 3)
-      continue;  // a C-stack shim
-    void* code = nullptr;
-    void* type = nullptr;
-    if (!m.get(here, l->frame_code, &code) || !code) continue;
-    if (g_py.code_type && (!m.get(code, 8, &type) || type != g_py.code_type))
-      continue;
+    void* code = frame_code(m, here);
+    if (!code) continue;
     void* str = nullptr;
     std::string_view file;
     if (!m.get(code, l->code_filename, &str) ||
@@ -267,19 +304,8 @@ bool walk(Mem& m, void* ts, PythonSite* out) {
       }
       continue;
     }
-    // The instruction's byte offset in the code.
     int offset = 0;
-    if (l->lasti_unit > 0) {
-      int lasti = 0;
-      if (!m.get(here, l->frame_instr, &lasti)) return false;
-      offset = l->lasti_unit * lasti;
-    } else {
-      const char* instr = nullptr;
-      if (!m.get(here, l->frame_instr, &instr)) return false;
-      const char* start = static_cast<const char*>(code) + l->code_adaptive;
-      offset = int(instr - start);
-    }
-    if (offset < 0) offset = 0;  // a frame just entered
+    if (!instr_offset(m, here, code, &offset)) return false;
     std::string_view name;
     if (m.get(code, name_at, &str))
       ascii_text(m, str, l->str_ascii_data, kName, &name);
@@ -314,6 +340,42 @@ bool python_site(PythonSite* out, PythonText* room) {
   OtherFrames other{room};
   // A line table cut short, or unread: no line trusted.
   return walk(other, last, out) && out->line >= 1;
+}
+
+bool python_place(PythonFiles& files, std::uint64_t* out) {
+  if (!g_py.layout) return false;
+  void* ts = g_py.tstate();
+  if (!ts) return false;
+  const Layout* l = g_py.layout;
+  OwnFrames m;
+  void* frame = nullptr;
+  if (!innermost_frame(m, ts, &frame)) return false;
+  for (int depth = 0; frame && depth < kMaxDepth; ++depth) {
+    void* here = frame;
+    m.get(here, l->frame_previous, &frame);
+    void* code = frame_code(m, here);
+    void* file = nullptr;
+    if (!code || !m.get(code, l->code_filename, &file) || !file) continue;
+    // The file's kind, from its object's address once seen: two code
+    // objects of one module share their file's string.
+    const auto a = reinterpret_cast<std::uintptr_t>(file);
+    const std::size_t slot =
+        std::size_t((a >> 4) * 0x9e3779b97f4a7c15ull >> 58) %
+        PythonFiles::kSlots;
+    if (files.file[slot] != file) {
+      std::string_view name;
+      if (!ascii_text(m, file, l->str_ascii_data, 0, &name)) continue;
+      files.file[slot] = file;
+      files.foreign[slot] = is_foreign_python_file(name);
+    }
+    if (files.foreign[slot]) continue;
+    int offset = 0;
+    if (!instr_offset(m, here, code, &offset)) return false;
+    *out = (std::uint64_t(reinterpret_cast<std::uintptr_t>(code)) << 16) ^
+           std::uint64_t(offset);
+    return true;
+  }
+  return false;
 }
 
 void forget_python_threads() {

@@ -57,6 +57,21 @@ unsigned python_version();
 /// faulting where that thread's frames change under the read; no room,
 /// nothing read.
 bool python_site(PythonSite* out, PythonText* room = nullptr);
+/// What python_place() keeps of the files it has seen on a thread: whether
+/// the program's own code is in each (by its name's object: a module's code
+/// objects share it). The thread's own, no lock.
+struct PythonFiles {
+  static constexpr unsigned kSlots = 64;
+  const void* file[kSlots] = {};
+  bool foreign[kSlots] = {};
+};
+/// Where the calling thread is in the program's own Python code, as a
+/// number: the same at the same instruction of the same code (a launch at
+/// one line in a loop), another at another line or call of a line. A few
+/// loads a frame (a file's kind read once, kept in `files`); not a line
+/// read. False when the thread has no frame of the program's own (then
+/// nothing here tells its lines apart).
+bool python_place(PythonFiles& files, std::uint64_t* out);
 /// After fork(), in the child: the parent's other threads are gone.
 void forget_python_threads();
 /// Where the program's own Python code is never: the standard library, a
