@@ -112,14 +112,17 @@ LAUNCH_SITES = {
                     line_of("torch_sleep.py", "torch.cuda._sleep(1000)")),
 }
 
-# The launch the read waited for, where the tool places each launch (a
-# native program on x86-64: record/addscope_LaunchPlaces.hpp): the C++
-# seed's timed launch, not its first (which loads the module). Checked
-# where the JSON says the tool placed launches (`launch_places`).
+# The launch the read waited for, where the tool places each launch
+# (x86-64: record/addscope_LaunchPlaces.hpp; in Python at the program's
+# Python line): the timed launch, not the first (which loads the module) —
+# the C++ seed's, torch_sleep's third spin. Checked where the JSON says the
+# tool placed launches (`launch_places`).
 WAITED_LAUNCH_SITES = {
     "seed_cuda": (r"(^|/)seed_cuda\.cpp$",
                   line_of("seed_cuda.cpp", "1 block x 1 thread: the seed's "
                           "launch")),
+    "torch_sleep": (r"(^|/)torch_sleep\.py$",
+                    line_of("torch_sleep.py", "torch.cuda._sleep(cycles)")),
 }
 
 
@@ -365,6 +368,33 @@ def self_test():
            lambda j: (as_cpp(j), wait(j)["waited_for"][0]["launched_at"].update(
                line=LAUNCH_SITES["seed_cuda"][1])),
            "waited for the launch at", case="seed_cuda", o=cpp_out)
+
+    # torch_sleep's read waited for its timed spin, not the first.
+    def as_torch(j):
+        wait(j).update(what="cudaMemcpyAsync D2H 4 B", code={
+            "file": "/w/tests/cuda_programs/torch_sleep.py",
+            "line": SITES["torch_sleep"][1], "function": "main",
+            "language": "python"})
+        wait(j)["waited_for"][0].update(
+            kernel="void at::native::(anonymous namespace)::spin_kernel(long)",
+            launched_at={"file": "/w/tests/cuda_programs/torch_sleep.py",
+                         "line": WAITED_LAUNCH_SITES["torch_sleep"][1],
+                         "function": "main", "language": "python"})
+        j["kernels"][0]["name"] = wait(j)["waited_for"][0]["kernel"]
+        j["starved"][0]["kernel"] = wait(j)["waited_for"][0]["kernel"]
+        j["launch_places"] = True
+    torch_out = ("torch_sleep: spin 500 ms asked (1 cycles), launch 0.02 ms, "
+                 "x.sum().item() 735.0 ms (= 1000.0)\n")
+    torch = json.loads(json.dumps(good))
+    as_torch(torch)
+    if check("torch_sleep", torch, err, torch_out):
+        print("self-test: FAIL: a good torch_sleep run fails:",
+              check("torch_sleep", torch, err, torch_out))
+        failures += 1
+    broken("torch_sleep's read waited for the first spin, not the timed one",
+           lambda j: (as_torch(j), wait(j)["waited_for"][0]["launched_at"]
+                      .update(line=LAUNCH_SITES["torch_sleep"][1])),
+           "waited for the launch at", case="torch_sleep", o=torch_out)
 
     # numba's seed named at its lines: the read, the launch.
     read_at, launch_at = SITES["seed_numba"][1], LAUNCH_SITES["seed_numba"][1]
