@@ -140,6 +140,14 @@ SyncTracker& SyncTracker::global() {
         std::cerr << "addscope waits: ADDSCOPE_WAITS_SITES='" << v
                   << "' is invalid; allowed: on, off; using on\n";
     }
+    if (const char* pl = waits_setting("ADDSCOPE_WAITS_PLACES"); pl && *pl) {
+      const std::string v = pl;
+      if (v == "0" || v == "1")
+        o.launch_places = v == "1";
+      else
+        std::cerr << "addscope waits: ADDSCOPE_WAITS_PLACES='" << v
+                  << "' is invalid; allowed: 0, 1; using 1\n";
+    }
     {  // the report's own threshold, as the report reads it (its warnings
        // are the report's to print)
       std::vector<std::string> ignored;

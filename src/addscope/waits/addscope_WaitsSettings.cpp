@@ -42,6 +42,11 @@ const std::vector<WaitsSetting>& waits_settings() {
        "kernel's first launch and its first in each launch shape, and at a "
        "launch after 100 us of host code; -g "
        "gives file:line, else module+offset); off: no stack is taken"},
+      {"ADDSCOPE_WAITS_PLACES", nullptr, "0|1", "1",
+       "with sites on: 1 places each device launch at its own line (a stack "
+       "at a new place, a few loads at one seen before); 0: a launch "
+       "without a stack of its own is at its kernel's (or shape's) first "
+       "launch (to weigh what places cost)"},
       {"ADDSCOPE_WAITS_VERBOSE", "-v", "", "0",
        "1: say on stderr how the tool came in and what CUPTI delivered"},
       {"ADDSCOPE_WAITS_COPY_RECORDS", nullptr, "0|1", "1",
