@@ -53,7 +53,9 @@ struct Site {
   }
   // For the record stamped `t` that follows.
   void write(ThreadLog& log, double t) const {
-    log.stack(pcs, depth, t);
+    // The tool's own frames are never the program's line: not recorded.
+    const std::uint32_t tool = Impl::tool_frames(pcs, depth);
+    log.stack(pcs + tool, depth - tool, t);
     if (py_file) log.python_site(py_file, py_function, py_line, py_called, t);
   }
 };

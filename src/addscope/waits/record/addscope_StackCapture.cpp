@@ -1,5 +1,6 @@
 #include "addscope/waits/record/addscope_StackCapture.hpp"
 
+#include <link.h>
 #include <sched.h>
 
 #include <atomic>
@@ -17,6 +18,32 @@ namespace addscope {
 namespace Impl {
 
 namespace {
+// The tool's own shared library's code: [g_tool_lo, g_tool_hi), set once
+// by prepare_stack_capture(); empty where the tool is in the executable.
+std::uintptr_t g_tool_lo = 0, g_tool_hi = 0;
+
+int find_tool_code(dl_phdr_info* info, std::size_t, void*) {
+  const auto here = reinterpret_cast<std::uintptr_t>(&tool_frames);
+  std::uintptr_t lo = ~std::uintptr_t(0), hi = 0;
+  bool mine = false;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+    const std::uintptr_t a = info->dlpi_addr + ph.p_vaddr;
+    const std::uintptr_t b = a + ph.p_memsz;
+    if (here >= a && here < b) mine = true;
+    if (a < lo) lo = a;
+    if (b > hi) hi = b;
+  }
+  if (!mine) return 0;
+  // The executable's own entry has no name: the tool is the program's.
+  if (info->dlpi_name && info->dlpi_name[0]) {
+    g_tool_lo = lo;
+    g_tool_hi = hi;
+  }
+  return 1;
+}
+
 // fork(): a thread inside the unwinder holds its locks; the child, which
 // has only the forking thread, would find them held for good. The gate
 // is closed before fork() and captures under way drain first (both
@@ -191,7 +218,14 @@ void release_stack_capture_after_fork(bool child) {
   g_fork_gate.store(false);
 }
 
+std::uint32_t tool_frames(const std::uint64_t* pcs, std::uint32_t n) {
+  std::uint32_t k = 0;
+  while (k < n && pcs[k] >= g_tool_lo && pcs[k] < g_tool_hi) ++k;
+  return k;
+}
+
 void prepare_stack_capture() {
+  if (g_tool_hi == 0) dl_iterate_phdr(find_tool_code, nullptr);
 #ifdef ADDSCOPE_HAVE_LIBUNWIND
   // Each thread its own cache of unwinding rules: no lock on a capture.
   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);

@@ -39,6 +39,13 @@ bool have_stack_slots();
 std::uint32_t capture_stack_slots(std::uint64_t* pcs, std::uint64_t* slots,
                                   std::uint32_t max);
 
+/// How many of `pcs` (`n` return addresses, innermost first) lie in the
+/// tool's own shared library, from the innermost: the tool's frames above
+/// a capture, never the program's line, left out of what a log records.
+/// None where the tool is part of the program's own executable (its unit
+/// tests) or before prepare_stack_capture().
+std::uint32_t tool_frames(const std::uint64_t* pcs, std::uint32_t n);
+
 /// The calling function's stack pointer.
 #if defined(__x86_64__)
 #define ADDSCOPE_STACK_POINTER(sp) asm volatile("mov %%rsp, %0" : "=r"(sp))
