@@ -5,8 +5,9 @@ CuPy or PyTorch launches for the program), then a fence. The native stack
 above each launch is the same at both lines (the interpreter's frames): the
 tool tells them apart by the program's own Python frame, without a stack
 per launch. Checks that the fence waited for the kernel launched at the
-second line (the last launch), not at its first launch's line, and that the
-launches took a stack per place, not one each.
+second line (the last launch), not at its first launch's line, that the
+launches took a stack per place, not one each, and that the sites' cost
+says how much of it was reading Python lines.
 
   python_places.py LIBADDSCOPE_WAITS JSON_OUT
 
@@ -112,10 +113,17 @@ else:
 # A stack at each place (a line; again where the interpreter's call path
 # changed once, as 3.13's specialized calls do) and the fence's: a few, not
 # one a launch of 2 x LAUNCHES.
-taken = (j.get("sites_cost") or {}).get("taken")
+cost = j.get("sites_cost") or {}
+taken = cost.get("taken")
 if not isinstance(taken, int) or not 2 <= taken <= 8:
     fails.append("%r stacks taken for %d launches at two lines and a fence "
                  "(2 to 8 expected)" % (taken, 2 * LAUNCHES))
+# Of their time, reading the program's Python lines: some, not more than all.
+py_s, all_s = cost.get("python_seconds"), cost.get("seconds")
+if not (isinstance(py_s, float) and isinstance(all_s, float)
+        and 0 < py_s <= all_s):
+    fails.append("sites_cost: python_seconds %r of seconds %r (more than 0, "
+                 "at most all expected)" % (py_s, all_s))
 
 for f in fails:
     print("FAIL: " + f)

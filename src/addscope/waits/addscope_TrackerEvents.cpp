@@ -36,6 +36,7 @@ struct Site {
     const bool with_slots = depth > 0;
     if (!with_slots) depth = Impl::capture_stack(pcs, Impl::kMaxStackFrames);
     const bool again = Impl::stack_memo_hits() != hits;
+    const auto t1 = std::chrono::steady_clock::now();
     Impl::PythonSite ps;
     Impl::PythonText room;  // another thread's text, copied until named
     if (Impl::python_site(&ps, &room)) {
@@ -44,11 +45,13 @@ struct Site {
       py_line = ps.line;
       if (!ps.called.empty()) py_called = log.name(ps.called);
     }
-    log.site_taken(
-        std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::steady_clock::now() - t0)
-                          .count()),
-        again);
+    const auto t2 = std::chrono::steady_clock::now();
+    const auto ns = [](std::chrono::steady_clock::duration d) {
+      return std::uint64_t(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+    };
+    log.site_taken(ns(t2 - t0), again,
+                   Impl::python_version() != 0 ? ns(t2 - t1) : 0);
     return with_slots;
   }
   // For the record stamped `t` that follows.

@@ -77,6 +77,9 @@ struct WaitsSitesCost {
   /// reading of each new function's unwind tables).
   std::uint64_t read_again = 0;
   double read_again_seconds = 0;
+  /// Of `seconds`, the time reading the program's Python lines (the rest:
+  /// native stacks).
+  double python_seconds = 0;
 };
 
 struct WaitsSnapshot {

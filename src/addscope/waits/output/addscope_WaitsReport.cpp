@@ -649,6 +649,9 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
          << format_seconds(c.read_again_seconds / double(c.read_again))
          << " each";
     }
+    if (c.python_seconds > 0)
+      os << "; " << format_seconds(c.python_seconds)
+         << " of it reading Python lines";
     os << "; ADDSCOPE_WAITS_SITES=off leaves them out)\n";
   }
   if (!w.trace_path.empty()) {
@@ -892,7 +895,8 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
   j["sites_cost"] = {{"taken", w.sites_cost.taken},
                      {"seconds", w.sites_cost.seconds},
                      {"read_again", w.sites_cost.read_again},
-                     {"read_again_seconds", w.sites_cost.read_again_seconds}};
+                     {"read_again_seconds", w.sites_cost.read_again_seconds},
+                     {"python_seconds", w.sites_cost.python_seconds}};
   // Names are the program's bytes: invalid UTF-8 is replaced, never thrown.
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }

@@ -91,6 +91,8 @@ struct LogCounters {
   /// Of those, the ones whose stack was read again from where an earlier
   /// one at the same place sat (no unwinding: record/addscope_StackMemo.hpp).
   std::uint64_t sites_again = 0, site_again_ns = 0;
+  /// Of all sites' time, reading the program's Python lines.
+  std::uint64_t site_python_ns = 0;
   LogCounters& operator+=(const LogCounters& o) {
     events_dropped += o.events_dropped;
     stacks_dropped += o.stacks_dropped;
@@ -98,6 +100,7 @@ struct LogCounters {
     site_ns += o.site_ns;
     sites_again += o.sites_again;
     site_again_ns += o.site_again_ns;
+    site_python_ns += o.site_python_ns;
     return *this;
   }
 };
@@ -193,14 +196,16 @@ class ThreadLog {
   void stack(const std::uint64_t* pcs, std::uint32_t n, double t);
   /// A site taken on this thread (its stack, its Python line), which took
   /// the thread `ns` nanoseconds: the tool's own cost of naming lines.
-  /// `again`: its stack was read again, not unwound.
-  void site_taken(std::uint64_t ns, bool again) {
+  /// `again`: its stack was read again, not unwound; `python_ns` of it
+  /// reading its Python line.
+  void site_taken(std::uint64_t ns, bool again, std::uint64_t python_ns) {
     // The writer's own counters: plain stores, read by the analyzer.
     const auto add = [](std::atomic<std::uint64_t>& c, std::uint64_t v) {
       c.store(c.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
     };
     add(sites_taken_, 1);
     add(site_ns_, ns);
+    if (python_ns) add(site_python_ns_, python_ns);
     if (again) {
       add(sites_again_, 1);
       add(site_again_ns_, ns);
@@ -254,6 +259,7 @@ class ThreadLog {
     c.site_ns = site_ns_.load(std::memory_order_relaxed);
     c.sites_again = sites_again_.load(std::memory_order_relaxed);
     c.site_again_ns = site_again_ns_.load(std::memory_order_relaxed);
+    c.site_python_ns = site_python_ns_.load(std::memory_order_relaxed);
     return c;
   }
   /// Slot -> the analyzer's name id (the analyzer's own table).
@@ -281,6 +287,7 @@ class ThreadLog {
   std::atomic<std::uint64_t> stacks_dropped_{0};
   std::atomic<std::uint64_t> sites_taken_{0}, site_ns_{0};
   std::atomic<std::uint64_t> sites_again_{0}, site_again_ns_{0};
+  std::atomic<std::uint64_t> site_python_ns_{0};
   NameCache names_;
   struct OpenCall {
     std::uint64_t id;
