@@ -92,19 +92,74 @@ struct OwnFrames {
 // room (PythonText).
 constexpr std::size_t kMaxText = 4096;
 
-bool copy_in(const void* from, void* to, std::size_t n) {
-  if (!from) return false;
+// This process's id, for process_vm_readv (getpid() is a system call at
+// every copy otherwise): set when the interpreter is found, again in a
+// child after fork().
+pid_t g_pid = 0;
+
+// Copies `n` bytes at `from` in this process into `to`, or as many as lie
+// before the first page that cannot be read (the read is split at page
+// boundaries: process_vm_readv moves whole pieces or none). How many.
+std::size_t copy_some(const void* from, void* to, std::size_t n) {
+  if (!from || n == 0) return 0;
+  constexpr std::uintptr_t kPage = 4096;
+  const auto a = reinterpret_cast<std::uintptr_t>(from);
+  const std::uintptr_t cut = (a | (kPage - 1)) + 1;  // the next page's start
   iovec local{to, n};
-  iovec remote{const_cast<void*>(from), n};
-  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == ssize_t(n);
+  iovec remote[2];
+  int pieces = 1;
+  remote[0] = {const_cast<void*>(from), n};
+  if (a + n > cut) {
+    remote[0].iov_len = cut - a;
+    remote[1] = {reinterpret_cast<void*>(cut), n - (cut - a)};
+    pieces = 2;
+  }
+  const ssize_t r =
+      process_vm_readv(g_pid ? g_pid : getpid(), &local, 1, remote, pieces, 0);
+  return r > 0 ? std::size_t(r) : 0;
+}
+
+bool copy_in(const void* from, void* to, std::size_t n) {
+  return from && copy_some(from, to, n) == n;
 }
 
 struct OtherFrames {
   PythonText* room;
+  // The last objects read, a window of each: a frame's, a code object's or
+  // a string's fields come from one copy, not a system call each (their
+  // fixed parts are under kWindow bytes). Cleared when the walk ends.
+  static constexpr std::size_t kWindow = 256;
+  struct Window {
+    const char* base = nullptr;
+    std::size_t n = 0;
+    alignas(8) char bytes[kWindow];
+  };
+  Window windows[3];
+  unsigned next = 0;
+
+  // The window holding [at, at + n), read at `base` when none does (`at`
+  // from `base` on); null when those bytes cannot be read.
+  const char* window(const char* base, const char* at, std::size_t n) {
+    for (const Window& w : windows)
+      if (w.base && at >= w.base && at + n <= w.base + w.n)
+        return w.bytes + (at - w.base);
+    if (at < base || at + n > base + kWindow) return nullptr;
+    Window& w = windows[next];
+    next = (next + 1) % 3;
+    w.base = base;
+    w.n = copy_some(base, w.bytes, kWindow);
+    if (at + n > base + w.n) return nullptr;
+    return w.bytes + (at - base);
+  }
   template <class T>
   bool get(const void* base, int offset, T* v) {
-    return base &&
-           copy_in(static_cast<const char*>(base) + offset, v, sizeof *v);
+    if (!base) return false;
+    const char* b = static_cast<const char*>(base);
+    if (const char* in = window(b, b + offset, sizeof *v)) {
+      std::memcpy(v, in, sizeof *v);
+      return true;
+    }
+    return copy_in(b + offset, v, sizeof *v);
   }
   bool text(const char* at, std::size_t n, int slot, std::string_view* out) {
     char* to = slot == 0   ? room->file
@@ -113,7 +168,16 @@ struct OtherFrames {
     const std::size_t cap = slot == 0   ? sizeof room->file
                             : slot == 1 ? sizeof room->function
                                         : sizeof room->called;
-    if (n > cap || !copy_in(at, to, n)) return false;
+    if (n > cap) return false;
+    // A short string's text is in the window its fields were read from.
+    const char* in = nullptr;
+    for (const Window& w : windows)
+      if (w.base && at >= w.base && at + n <= w.base + w.n)
+        in = w.bytes + (at - w.base);
+    if (in)
+      std::memcpy(to, in, n);
+    else if (!copy_in(at, to, n))
+      return false;
     *out = std::string_view(to, n);
     return true;
   }
@@ -124,8 +188,11 @@ struct OtherFrames {
   int line(const void* code, int offset) {
     const Layout* l = g_py.layout;
     static_assert(sizeof room->code >= 256, "the largest code object's part");
-    if (std::size_t(l->code_size) > sizeof room->code ||
-        !copy_in(code, room->code, std::size_t(l->code_size)))
+    if (std::size_t(l->code_size) > sizeof room->code) return -1;
+    const char* c = static_cast<const char*>(code);
+    if (const char* in = window(c, c, std::size_t(l->code_size)))
+      std::memcpy(room->code, in, std::size_t(l->code_size));
+    else if (!copy_in(code, room->code, std::size_t(l->code_size)))
       return -1;
     // The copy is still a code object (checked before on the live one).
     void* code_type = nullptr;
@@ -141,8 +208,12 @@ struct OtherFrames {
       return -1;
     // A table larger than the room: no line (3.9's decoder would read a
     // table cut short as the last line it holds, a wrong one).
-    if (size > std::int64_t(sizeof room->lines - kBytesData) ||
-        !copy_in(table, room->lines, kBytesData + std::size_t(size)))
+    if (size > std::int64_t(sizeof room->lines - kBytesData)) return -1;
+    const std::size_t whole = kBytesData + std::size_t(size);
+    const char* t = static_cast<const char*>(table);
+    if (const char* in = window(t, t, whole))
+      std::memcpy(room->lines, in, whole);
+    else if (!copy_in(table, room->lines, whole))
       return -1;
     void* lines = room->lines;
     std::memcpy(room->code + l->code_linetable, &lines, sizeof lines);
@@ -217,6 +288,7 @@ void prepare_python_frames() {
   g_py.code_type = dlsym(RTLD_DEFAULT, "PyCode_Type");
   g_py.bytes_type = dlsym(RTLD_DEFAULT, "PyBytes_Type");
   g_py.version = version;
+  g_pid = getpid();
 }
 
 unsigned python_version() { return g_py.layout ? g_py.version : 0; }
@@ -380,6 +452,7 @@ bool python_place(PythonFiles& files, std::uint64_t* out) {
 
 void forget_python_threads() {
   g_last_tstate.store(nullptr, std::memory_order_relaxed);
+  if (g_pid) g_pid = getpid();  // the child's own
 }
 
 }  // namespace Impl
