@@ -1,6 +1,7 @@
 """The waits tool's Kokkos Tools entry points through ctypes, typed as Kokkos
 calls them: what a Kokkos library a Python program loaded would call."""
 import ctypes
+import os
 
 
 def load(path):
@@ -14,3 +15,12 @@ def load(path):
             ctypes.c_char_p, ctypes.c_uint32, handle]
         getattr(lib, "kokkosp_end_" + what).argtypes = [ctypes.c_uint64]
     return lib
+
+
+def report_to(json_path):
+    """Asks the tool for its JSON report at `json_path` (read when the tool
+    starts: call before it does), with no file left there from before (a
+    path with %p: each process's own, none removed)."""
+    os.environ["ADDSCOPE_WAITS_JSON"] = json_path
+    if "%p" not in json_path and os.path.exists(json_path):
+        os.remove(json_path)

@@ -26,9 +26,7 @@ if len(sys.argv) != 3:
     sys.stderr.write(__doc__)
     sys.exit(2)
 lib_path, json_path = sys.argv[1], sys.argv[2]
-os.environ["ADDSCOPE_WAITS_JSON"] = json_path  # read when the tool starts
-if os.path.exists(json_path):
-    os.remove(json_path)
+kokkos_tools_ctypes.report_to(json_path)
 # 3.12 warns that a fork with threads may deadlock the child: that is what
 # is tested.
 warnings.simplefilter("ignore", DeprecationWarning)

@@ -17,12 +17,13 @@ import sys
 import warnings
 
 import kokkos_tools_ctypes  # beside this script
+from program_lines import line_of
 
 if len(sys.argv) != 4 or "%p" not in sys.argv[2]:
     sys.stderr.write(__doc__)
     sys.exit(2)
 lib_path, template, native_path = sys.argv[1], sys.argv[2], sys.argv[3]
-os.environ["ADDSCOPE_WAITS_JSON"] = template  # read when the tool starts
+kokkos_tools_ctypes.report_to(template)
 warnings.simplefilter("ignore", DeprecationWarning)  # 3.12: fork, threads
 
 lib = kokkos_tools_ctypes.load(lib_path)
@@ -31,21 +32,12 @@ native.addscope_test_launch_on_native_thread.argtypes = [
     ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p]
 
 
-def line_after():
-    """The line after the caller's."""
-    return sys._getframe(1).f_lineno + 1
-
-
-def line_of(text):
-    """The one line of this file that holds `text`."""
-    with open(__file__) as f:
-        hits = [n for n, line in enumerate(f, 1) if text in line]
-    assert len(hits) == 1, (text, hits)
-    return hits[0]
-
-
-LINES = {"native": line_of("native.addscope_test_launch_on_native_thread(\n"),
-         "parent_wait": line_of("# the parent's main " + "thread waits here")}
+LINES = {
+    "native": line_of(__file__,
+                      "native.addscope_test_launch_on_native_thread(\n"),
+    "parent_wait": line_of(__file__,
+                           "# the parent's main " + "thread waits here"),
+}
 
 
 def launch(name):

@@ -21,14 +21,13 @@ import tempfile
 import time
 
 import kokkos_tools_ctypes  # beside this script
+from program_lines import line_after
 
 if len(sys.argv) != 3:
     sys.stderr.write(__doc__)
     sys.exit(2)
 lib_path, json_path = sys.argv[1], sys.argv[2]
-os.environ["ADDSCOPE_WAITS_JSON"] = json_path  # read when the tool starts
-if os.path.exists(json_path):
-    os.remove(json_path)
+kokkos_tools_ctypes.report_to(json_path)
 lib = kokkos_tools_ctypes.load(lib_path)
 
 # The package between the program and the library (its frame is the
@@ -43,11 +42,6 @@ import fakelaunch  # noqa: E402
 CUDA = 2 << 24  # Kokkos Tools' device id of the Cuda space: an async launch
 LAUNCHES = 200
 LINES = {}
-
-
-def line_after():
-    """The line after the caller's."""
-    return sys._getframe(1).f_lineno + 1
 
 
 def launch_at_a():

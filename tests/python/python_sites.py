@@ -26,14 +26,13 @@ import threading
 import time
 
 import kokkos_tools_ctypes  # beside this script
+from program_lines import line_after
 
 if len(sys.argv) != 4:
     sys.stderr.write(__doc__)
     sys.exit(2)
 lib_path, json_path, native_path = sys.argv[1], sys.argv[2], sys.argv[3]
-os.environ["ADDSCOPE_WAITS_JSON"] = json_path  # read when the tool starts
-if os.path.exists(json_path):
-    os.remove(json_path)
+kokkos_tools_ctypes.report_to(json_path)
 
 lib = kokkos_tools_ctypes.load(lib_path)
 native = ctypes.CDLL(native_path)
@@ -73,11 +72,6 @@ sys.path.insert(0, os.path.dirname(long_path))
 import longmod  # noqa: E402
 
 LINES = {}
-
-
-def line_after():
-    """The line after the caller's."""
-    return sys._getframe(1).f_lineno + 1
 
 
 def launch():
