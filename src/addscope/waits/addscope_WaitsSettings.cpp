@@ -39,8 +39,9 @@ const std::vector<WaitsSetting>& waits_settings() {
       {"ADDSCOPE_WAITS_SITES", "--sites", "MODE", "on",
        "on: name each wait and launch at the program's own line of code (a "
        "stack taken where a call lasted at least the threshold, at each "
-       "kernel's first launch and its first in each launch shape, and at a "
-       "launch after 100 us of host code; -g "
+       "kernel's first launch, its first in each launch shape and at each "
+       "new place it is launched from, and at a launch after 100 us of host "
+       "code; -g "
        "gives file:line, else module+offset); off: no stack is taken"},
       {"ADDSCOPE_WAITS_PLACES", nullptr, "0|1", "1",
        "with sites on: 1 places each device launch at its own line (a stack "
