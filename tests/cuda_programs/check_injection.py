@@ -326,6 +326,15 @@ def self_test():
               check("seed_numba", good, err, out))
         failures += 1
 
+    def passes(label, mutate, case, o):
+        nonlocal failures
+        j = json.loads(json.dumps(good))
+        mutate(j)
+        fails = check(case, j, err, o)
+        if fails:
+            print(f"self-test: FAIL: {label} fails: {fails}")
+            failures += 1
+
     def broken(label, mutate, expect, case="seed_numba", e=err, o=out):
         nonlocal failures
         j = json.loads(json.dumps(good))
@@ -352,12 +361,7 @@ def self_test():
             "line": cpp_launch, "function": "main", "language": "c++"}
         j["launch_places"] = True
     cpp_out = "seed_cuda: launch 0.01 ms, read of out[2] 735.0 ms\n"
-    cpp = json.loads(json.dumps(good))
-    as_cpp(cpp)
-    if check("seed_cuda", cpp, err, cpp_out):
-        print("self-test: FAIL: a good C++ run fails:",
-              check("seed_cuda", cpp, err, cpp_out))
-        failures += 1
+    passes("a good C++ run", as_cpp, case="seed_cuda", o=cpp_out)
     broken("the C++ read at another line",
            lambda j: (as_cpp(j), wait(j)["code"].update(line=cpp_read - 3)),
            "not the program's line", case="seed_cuda", o=cpp_out)
@@ -385,12 +389,8 @@ def self_test():
         j["launch_places"] = True
     torch_out = ("torch_sleep: spin 500 ms asked (1 cycles), launch 0.02 ms, "
                  "x.sum().item() 735.0 ms (= 1000.0)\n")
-    torch = json.loads(json.dumps(good))
-    as_torch(torch)
-    if check("torch_sleep", torch, err, torch_out):
-        print("self-test: FAIL: a good torch_sleep run fails:",
-              check("torch_sleep", torch, err, torch_out))
-        failures += 1
+    passes("a good torch_sleep run", as_torch, case="torch_sleep",
+           o=torch_out)
     broken("torch_sleep's read waited for the first spin, not the timed one",
            lambda j: (as_torch(j), wait(j)["waited_for"][0]["launched_at"]
                       .update(line=LAUNCH_SITES["torch_sleep"][1])),
