@@ -6,8 +6,9 @@ above each launch is the same at both lines (the interpreter's frames): the
 tool tells them apart by the program's own Python frame, without a stack
 per launch. Checks that the fence waited for the kernel launched at the
 second line (the last launch), not at its first launch's line, that the
-launches took a stack per place, not one each, and that the sites' cost
-says how much of it was reading Python lines.
+launches took a stack per place, not one each — their Python line alone, no
+native stack — and that the sites' cost says how much of it was reading
+Python lines.
 
   python_places.py LIBADDSCOPE_WAITS JSON_OUT
 
@@ -112,6 +113,12 @@ taken = cost.get("taken")
 if not isinstance(taken, int) or not 2 <= taken <= 8:
     fails.append("%r stacks taken for %d launches at two lines and a fence "
                  "(2 to 8 expected)" % (taken, 2 * LAUNCHES))
+# The launches' sites are their Python lines alone (no native stack read):
+# all but the fence's.
+alone = cost.get("python_alone")
+if isinstance(taken, int) and alone != taken - 1:
+    fails.append("%r of %r sites a Python line alone, not all but the fence's"
+                 % (alone, taken))
 # Of their time, reading the program's Python lines: some, not more than all.
 py_s, all_s = cost.get("python_seconds"), cost.get("seconds")
 if not (isinstance(py_s, float) and isinstance(all_s, float)

@@ -298,6 +298,8 @@ WaitsSnapshot SyncTracker::snapshot() {
   w.sites_cost.read_again = c.sites_again;
   w.sites_cost.read_again_seconds = 1e-9 * double(c.site_again_ns);
   w.sites_cost.python_seconds = 1e-9 * double(c.site_python_ns);
+  w.sites_cost.python_alone = c.sites_python_alone;
+  w.sites_cost.python_alone_seconds = 1e-9 * double(c.site_python_alone_ns);
   w.launch_places = Impl::keeps_places(p);
   std::lock_guard<std::mutex> g(p.ctl);
   w.device_source = p.source_desc;

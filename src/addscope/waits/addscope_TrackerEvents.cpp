@@ -50,9 +50,28 @@ struct Site {
       return std::uint64_t(
           std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
     };
-    log.site_taken(ns(t2 - t0), again,
-                   Impl::python_version() != 0 ? ns(t2 - t1) : 0);
+    log.site_taken(
+        ns(t2 - t0),
+        again ? ThreadLog::StackRead::Again : ThreadLog::StackRead::Unwound,
+        Impl::python_version() != 0 ? ns(t2 - t1) : 0);
     return with_slots;
+  }
+  // The program's Python line alone, no native stack: a Python program's
+  // launch at a place of its own (its line is what the report names).
+  void take_python(ThreadLog& log) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Impl::PythonSite ps;
+    if (Impl::python_site(&ps)) {
+      py_file = log.name(ps.file);
+      py_function = log.name(ps.function);
+      py_line = ps.line;
+      if (!ps.called.empty()) py_called = log.name(ps.called);
+    }
+    const auto ns =
+        std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count());
+    log.site_taken(ns, ThreadLog::StackRead::None, ns);
   }
   // For the record stamped `t` that follows.
   void write(ThreadLog& log, double t) const {
@@ -72,29 +91,41 @@ void capture_site(ThreadLog& log, double t) {
 // A launch of `key` by the function whose stack pointer is `sp`: the
 // number of its place (0: none), a stack taken into `site` when it is a new
 // one. `want`: a stack is wanted anyway (a kernel's first launch, ...).
-// In a Python process the place is also where the program's own Python
-// code is (the interpreter's native frames are the same at every line): a
-// thread with no line of the program's own has no place.
+// In a Python process the place is where the program's own Python code is
+// (the interpreter's native frames are the same at every line): the key
+// holds it, and the site is that line alone (the report names it, whatever
+// the native frames); a thread with no line of the program's own has no
+// place.
 std::uint32_t place_launch(ThreadLog& log, Impl::LaunchPlaces* places,
                            std::uint64_t key, std::uint64_t sp, bool want,
                            Site& site) {
   if (places && !places->usable()) places = nullptr;
+  bool python = false;
   if (places && Impl::python_version() != 0) {
     std::uint64_t line = 0;
-    if (Impl::python_place(places->python_files, &line))
+    python = Impl::python_place(places->python_files, &line);
+    if (python)
       key = (key ^ (line * 0x9e3779b97f4a7c15ull)) | 1;
     else
       places = nullptr;
   }
   std::uint32_t place = places ? places->same(key, sp) : 0;
   if (places && place == 0) {
-    std::uint64_t slots[Impl::kMaxStackFrames];
-    if (site.take(log, slots))
-      place = places->keep(key, sp, site.pcs, slots, site.depth);
-    else
-      places->failed();
+    if (python) {
+      site.take_python(log);
+      place = places->keep(key, sp);
+    } else {
+      std::uint64_t slots[Impl::kMaxStackFrames];
+      if (site.take(log, slots))
+        place = places->keep(key, sp, site.pcs, slots, site.depth);
+      else
+        places->failed();
+    }
   } else if (want) {
-    site.take(log);
+    if (python)
+      site.take_python(log);
+    else
+      site.take(log);
   }
   return place;
 }

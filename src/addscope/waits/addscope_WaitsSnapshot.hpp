@@ -80,6 +80,10 @@ struct WaitsSitesCost {
   /// Of `seconds`, the time reading the program's Python lines (the rest:
   /// native stacks).
   double python_seconds = 0;
+  /// Of those, the sites that are a Python line alone (a Python program's
+  /// launch at a place of its own: no native stack read), and their time.
+  std::uint64_t python_alone = 0;
+  double python_alone_seconds = 0;
 };
 
 struct WaitsSnapshot {

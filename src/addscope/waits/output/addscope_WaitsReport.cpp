@@ -638,16 +638,26 @@ void write_waits_report(std::ostream& os, const WaitsSnapshot& w,
        << format_seconds(c.seconds / double(c.taken)) << " each";
     // Apart when some were read again: the first at a place costs the
     // unwinder's first reading of its functions, the next ones a copy.
-    if (c.read_again > 0 && c.read_again <= c.taken) {
-      const std::uint64_t unwound = c.taken - c.read_again;
+    // And a Python program's launches at places of their own: their
+    // Python line alone.
+    if ((c.read_again > 0 || c.python_alone > 0) &&
+        c.read_again + c.python_alone <= c.taken) {
+      const std::uint64_t unwound = c.taken - c.read_again - c.python_alone;
+      const double unwound_s =
+          c.seconds - c.read_again_seconds - c.python_alone_seconds;
       os << ": " << thousands((long long)unwound) << " unwound, "
-         << format_seconds(unwound ? (c.seconds - c.read_again_seconds) /
-                                         double(unwound)
-                                   : 0.0)
-         << " each, " << thousands((long long)c.read_again)
-         << " read again at a place taken before, "
-         << format_seconds(c.read_again_seconds / double(c.read_again))
+         << format_seconds(unwound ? unwound_s / double(unwound) : 0.0)
          << " each";
+      if (c.read_again > 0)
+        os << ", " << thousands((long long)c.read_again)
+           << " read again at a place taken before, "
+           << format_seconds(c.read_again_seconds / double(c.read_again))
+           << " each";
+      if (c.python_alone > 0)
+        os << ", " << thousands((long long)c.python_alone)
+           << " a Python line alone, "
+           << format_seconds(c.python_alone_seconds / double(c.python_alone))
+           << " each";
     }
     if (c.python_seconds > 0)
       os << "; " << format_seconds(c.python_seconds)
@@ -892,11 +902,14 @@ std::string waits_json(const WaitsSnapshot& w, const WaitsReportOptions& opt) {
                   {"threads", d.threads},
                   {"trace_events", w.trace_events_dropped}};
   j["launch_places"] = w.launch_places;
-  j["sites_cost"] = {{"taken", w.sites_cost.taken},
-                     {"seconds", w.sites_cost.seconds},
-                     {"read_again", w.sites_cost.read_again},
-                     {"read_again_seconds", w.sites_cost.read_again_seconds},
-                     {"python_seconds", w.sites_cost.python_seconds}};
+  j["sites_cost"] = {
+      {"taken", w.sites_cost.taken},
+      {"seconds", w.sites_cost.seconds},
+      {"read_again", w.sites_cost.read_again},
+      {"read_again_seconds", w.sites_cost.read_again_seconds},
+      {"python_seconds", w.sites_cost.python_seconds},
+      {"python_alone", w.sites_cost.python_alone},
+      {"python_alone_seconds", w.sites_cost.python_alone_seconds}};
   // Names are the program's bytes: invalid UTF-8 is replaced, never thrown.
   return j.dump(2, ' ', false, json::error_handler_t::replace);
 }

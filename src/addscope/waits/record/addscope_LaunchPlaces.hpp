@@ -77,11 +77,7 @@ class LaunchPlaces {
                      const std::uint64_t* pcs, const std::uint64_t* slots,
                      std::uint32_t n) {
     if (key == 0 || sp == 0 || n > kMaxStackFrames) return 0;
-    const std::uint32_t set = index(key, sp);
-    Entry& e = entries_[set * kWays + next_way_[set]];
-    next_way_[set] = (next_way_[set] + 1) % kWays;
-    e.place = 0;
-    e.n = 0;
+    Entry& e = claim(key, sp);
     for (std::uint32_t i = 0; i < n; ++i)
       if (slots[i] > sp) {
         e.pcs[e.n] = pcs[i];
@@ -92,11 +88,14 @@ class LaunchPlaces {
       ++failures_;
       return 0;
     }
-    e.key = key;
-    e.sp = sp;
-    if (++next_place_ == 0) ++next_place_;
-    e.place = next_place_;
-    return e.place;
+    return number(e, key, sp);
+  }
+  /// Keeps a place that `key` alone tells, at `sp`, with no slots to check:
+  /// a Python program's launch, whose key holds its Python line (the line
+  /// is its place; its native frames are not read).
+  std::uint32_t keep(std::uint64_t key, std::uint64_t sp) {
+    if (key == 0 || sp == 0) return 0;
+    return number(claim(key, sp), key, sp);
   }
 
  private:
@@ -106,6 +105,23 @@ class LaunchPlaces {
     std::uint64_t pcs[kMaxStackFrames];
     std::uint64_t slots[kMaxStackFrames];
   };
+  // The way of (key, sp)'s set in turn, emptied.
+  Entry& claim(std::uint64_t key, std::uint64_t sp) {
+    const std::uint32_t set = index(key, sp);
+    Entry& e = entries_[set * kWays + next_way_[set]];
+    next_way_[set] = (next_way_[set] + 1) % kWays;
+    e.place = 0;
+    e.n = 0;
+    return e;
+  }
+  // A new place's number in `e`.
+  std::uint32_t number(Entry& e, std::uint64_t key, std::uint64_t sp) {
+    e.key = key;
+    e.sp = sp;
+    if (++next_place_ == 0) ++next_place_;
+    e.place = next_place_;
+    return e.place;
+  }
   static std::uint32_t index(std::uint64_t key, std::uint64_t sp) {
     return std::uint32_t(((key ^ (sp >> 3)) * 0x9e3779b97f4a7c15ull) >> 60) %
            kSets;

@@ -93,6 +93,9 @@ struct LogCounters {
   std::uint64_t sites_again = 0, site_again_ns = 0;
   /// Of all sites' time, reading the program's Python lines.
   std::uint64_t site_python_ns = 0;
+  /// Sites that are a Python line alone (no native stack read), and their
+  /// time.
+  std::uint64_t sites_python_alone = 0, site_python_alone_ns = 0;
   LogCounters& operator+=(const LogCounters& o) {
     events_dropped += o.events_dropped;
     stacks_dropped += o.stacks_dropped;
@@ -101,6 +104,8 @@ struct LogCounters {
     sites_again += o.sites_again;
     site_again_ns += o.site_again_ns;
     site_python_ns += o.site_python_ns;
+    sites_python_alone += o.sites_python_alone;
+    site_python_alone_ns += o.site_python_alone_ns;
     return *this;
   }
 };
@@ -196,9 +201,11 @@ class ThreadLog {
   void stack(const std::uint64_t* pcs, std::uint32_t n, double t);
   /// A site taken on this thread (its stack, its Python line), which took
   /// the thread `ns` nanoseconds: the tool's own cost of naming lines.
-  /// `again`: its stack was read again, not unwound; `python_ns` of it
-  /// reading its Python line.
-  void site_taken(std::uint64_t ns, bool again, std::uint64_t python_ns) {
+  /// How its native stack was read: unwound, read again where one was taken
+  /// before, or not at all (a Python line alone).
+  enum class StackRead { Unwound, Again, None };
+  /// `python_ns` of it reading its Python line.
+  void site_taken(std::uint64_t ns, StackRead read, std::uint64_t python_ns) {
     // The writer's own counters: plain stores, read by the analyzer.
     const auto add = [](std::atomic<std::uint64_t>& c, std::uint64_t v) {
       c.store(c.load(std::memory_order_relaxed) + v, std::memory_order_relaxed);
@@ -206,9 +213,12 @@ class ThreadLog {
     add(sites_taken_, 1);
     add(site_ns_, ns);
     if (python_ns) add(site_python_ns_, python_ns);
-    if (again) {
+    if (read == StackRead::Again) {
       add(sites_again_, 1);
       add(site_again_ns_, ns);
+    } else if (read == StackRead::None) {
+      add(sites_python_alone_, 1);
+      add(site_python_alone_ns_, ns);
     }
   }
   /// Appends the program's own Python line (name slots of its file and
@@ -260,6 +270,9 @@ class ThreadLog {
     c.sites_again = sites_again_.load(std::memory_order_relaxed);
     c.site_again_ns = site_again_ns_.load(std::memory_order_relaxed);
     c.site_python_ns = site_python_ns_.load(std::memory_order_relaxed);
+    c.sites_python_alone = sites_python_alone_.load(std::memory_order_relaxed);
+    c.site_python_alone_ns =
+        site_python_alone_ns_.load(std::memory_order_relaxed);
     return c;
   }
   /// Slot -> the analyzer's name id (the analyzer's own table).
@@ -288,6 +301,7 @@ class ThreadLog {
   std::atomic<std::uint64_t> sites_taken_{0}, site_ns_{0};
   std::atomic<std::uint64_t> sites_again_{0}, site_again_ns_{0};
   std::atomic<std::uint64_t> site_python_ns_{0};
+  std::atomic<std::uint64_t> sites_python_alone_{0}, site_python_alone_ns_{0};
   NameCache names_;
   struct OpenCall {
     std::uint64_t id;
