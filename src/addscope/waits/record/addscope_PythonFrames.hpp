@@ -59,7 +59,10 @@ unsigned python_version();
 bool python_site(PythonSite* out, PythonText* room = nullptr);
 /// What python_place() keeps of the files it has seen on a thread: whether
 /// the program's own code is in each (by its name's object: a module's code
-/// objects share it). The thread's own, no lock.
+/// objects share it). The thread's own, no lock. A name object freed and
+/// its address taken by another file's name keeps the old kind until it is
+/// pushed out: a launch is then placed by a frame further out or in, and
+/// two lines may share a place (the first one's) until then.
 struct PythonFiles {
   static constexpr unsigned kSlots = 64;
   const void* file[kSlots] = {};
