@@ -37,19 +37,9 @@ struct Site {
     if (!with_slots) depth = Impl::capture_stack(pcs, Impl::kMaxStackFrames);
     const bool again = Impl::stack_memo_hits() != hits;
     const auto t1 = std::chrono::steady_clock::now();
-    Impl::PythonSite ps;
     Impl::PythonText room;  // another thread's text, copied until named
-    if (Impl::python_site(&ps, &room)) {
-      py_file = log.name(ps.file);
-      py_function = log.name(ps.function);
-      py_line = ps.line;
-      if (!ps.called.empty()) py_called = log.name(ps.called);
-    }
+    name_python(log, &room);
     const auto t2 = std::chrono::steady_clock::now();
-    const auto ns = [](std::chrono::steady_clock::duration d) {
-      return std::uint64_t(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
-    };
     log.site_taken(
         ns(t2 - t0),
         again ? ThreadLog::StackRead::Again : ThreadLog::StackRead::Unwound,
@@ -60,18 +50,23 @@ struct Site {
   // launch at a place of its own (its line is what the report names).
   void take_python(ThreadLog& log) {
     const auto t0 = std::chrono::steady_clock::now();
+    name_python(log, nullptr);
+    const std::uint64_t took = ns(std::chrono::steady_clock::now() - t0);
+    log.site_taken(took, ThreadLog::StackRead::None, took);
+  }
+  // The program's Python line, named in the log (another thread's read
+  // through copies into `room`; none: this thread's own only).
+  void name_python(ThreadLog& log, Impl::PythonText* room) {
     Impl::PythonSite ps;
-    if (Impl::python_site(&ps)) {
-      py_file = log.name(ps.file);
-      py_function = log.name(ps.function);
-      py_line = ps.line;
-      if (!ps.called.empty()) py_called = log.name(ps.called);
-    }
-    const auto ns =
-        std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                          std::chrono::steady_clock::now() - t0)
-                          .count());
-    log.site_taken(ns, ThreadLog::StackRead::None, ns);
+    if (!Impl::python_site(&ps, room)) return;
+    py_file = log.name(ps.file);
+    py_function = log.name(ps.function);
+    py_line = ps.line;
+    if (!ps.called.empty()) py_called = log.name(ps.called);
+  }
+  static std::uint64_t ns(std::chrono::steady_clock::duration d) {
+    return std::uint64_t(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
   }
   // For the record stamped `t` that follows.
   void write(ThreadLog& log, double t) const {
