@@ -137,12 +137,17 @@ struct OtherFrames {
   Window windows[3];
   unsigned next = 0;
 
-  // The window holding [at, at + n), read at `base` when none does (`at`
-  // from `base` on); null when those bytes cannot be read.
-  const char* window(const char* base, const char* at, std::size_t n) {
+  // [at, at + n) in a window read before; null if in none.
+  const char* held(const char* at, std::size_t n) const {
     for (const Window& w : windows)
       if (w.base && at >= w.base && at + n <= w.base + w.n)
         return w.bytes + (at - w.base);
+    return nullptr;
+  }
+  // The window holding [at, at + n), read at `base` when none does (`at`
+  // from `base` on); null when those bytes cannot be read.
+  const char* window(const char* base, const char* at, std::size_t n) {
+    if (const char* in = held(at, n)) return in;
     if (at < base || at + n > base + kWindow) return nullptr;
     Window& w = windows[next];
     next = (next + 1) % 3;
@@ -170,11 +175,7 @@ struct OtherFrames {
                                         : sizeof room->called;
     if (n > cap) return false;
     // A short string's text is in the window its fields were read from.
-    const char* in = nullptr;
-    for (const Window& w : windows)
-      if (w.base && at >= w.base && at + n <= w.base + w.n)
-        in = w.bytes + (at - w.base);
-    if (in)
+    if (const char* in = held(at, n))
       std::memcpy(to, in, n);
     else if (!copy_in(at, to, n))
       return false;
