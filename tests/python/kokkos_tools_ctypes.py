@@ -1,7 +1,9 @@
 """The waits tool's Kokkos Tools entry points through ctypes, typed as Kokkos
 calls them: what a Kokkos library a Python program loaded would call."""
 import ctypes
+import json
 import os
+import sys
 
 
 def load(path):
@@ -24,3 +26,14 @@ def report_to(json_path):
     os.environ["ADDSCOPE_WAITS_JSON"] = json_path
     if "%p" not in json_path and os.path.exists(json_path):
         os.remove(json_path)
+
+
+def read_report(json_path):
+    """The tool's JSON report at `json_path`; without one, says so (FAIL)
+    and exits 1."""
+    try:
+        with open(json_path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"FAIL: no JSON report ({e})")
+        sys.exit(1)

@@ -18,7 +18,6 @@ table is too long to copy gives no line, never a wrong one).
 Exits 0 when every check passed, 1 otherwise, 2 on a usage error.
 """
 import ctypes
-import json
 import os
 import sys
 import tempfile
@@ -176,12 +175,7 @@ while_a_thread_runs()
 lib.kokkosp_finalize_library()
 
 fails = []
-try:
-    with open(json_path) as f:
-        j = json.load(f)
-except (OSError, ValueError) as e:
-    print(f"FAIL: no JSON report ({e})")
-    sys.exit(1)
+j = kokkos_tools_ctypes.read_report(json_path)
 me = os.path.abspath(__file__)
 
 
