@@ -227,13 +227,17 @@ def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
          f"the read waited {wait_s:.4f} s, not {min_wait}..{max_wait} s")
     need(w.get("wait_is_bound") is False,
          "the wait is a bound, not measured from device records")
-    if case in SITES and "code" in w:  # a tool that names lines
-        file_re, line = SITES[case]
-        code = w.get("code") or {}
-        need(re.search(file_re, code.get("file") or "") is not None and
-             code.get("line") == line,
-             f"the read is at {code.get('file')!r}:{code.get('line')!r}, "
+    def at_line(what, site, table):
+        """The JSON code site `site` is at the case's line in `table`."""
+        file_re, line = table[case]
+        site = site or {}
+        need(re.search(file_re, site.get("file") or "") is not None and
+             site.get("line") == line,
+             f"{what} {site.get('file')!r}:{site.get('line')!r}, "
              f"not the program's line {line} ({file_re})")
+
+    if case in SITES and "code" in w:  # a tool that names lines
+        at_line("the read is at", w.get("code"), SITES)
     shares = w.get("waited_for") or []
     first = shares[0] if shares else {}
     kname = first.get("kernel") or ""
@@ -245,13 +249,8 @@ def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
          "'1 x 1'")
     need(first.get("starved") is True, "its kernel is not flagged starved")
     if case in WAITED_LAUNCH_SITES and j.get("launch_places") is True:
-        file_re, line = WAITED_LAUNCH_SITES[case]
-        at = first.get("launched_at") or {}
-        need(re.search(file_re, at.get("file") or "") is not None and
-             at.get("line") == line,
-             f"the read waited for the launch at {at.get('file')!r}:"
-             f"{at.get('line')!r}, not the program's line {line} "
-             f"({file_re})")
+        at_line("the read waited for the launch at", first.get("launched_at"),
+                WAITED_LAUNCH_SITES)
     kernel = next((k for k in j.get("kernels") or [] if k.get("name") == kname),
                   None)
     if kernel is None:
@@ -262,13 +261,8 @@ def check(case, j, err, out, min_wait=0.4, max_wait=1.2):
              f"waited {wait_s:.4f} s, under 80% of the kernel's "
              f"{dev:.4f} s")
         if case in LAUNCH_SITES and "launched_at" in kernel:
-            file_re, line = LAUNCH_SITES[case]
-            at = kernel.get("launched_at") or {}
-            need(re.search(file_re, at.get("file") or "") is not None and
-                 at.get("line") == line,
-                 f"{kname!r} was launched at {at.get('file')!r}:"
-                 f"{at.get('line')!r}, not the program's line {line} "
-                 f"({file_re})")
+            at_line(f"{kname!r} was launched at", kernel.get("launched_at"),
+                    LAUNCH_SITES)
     need(any(s.get("kernel") == kname and s.get("shape") == "1 x 1"
              for s in j.get("starved") or []),
          f"starved[] does not list {kname!r} as 1 x 1")
