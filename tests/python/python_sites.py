@@ -11,7 +11,9 @@ the program asked for, past the decorator's wrapper it is called through).
 A kernel a library launches on a C++ thread of its own (PyTorch's autograd
 thread) while the program's line waits for the library: at that line (read
 through copies of that thread's frames and line table: a function whose line
-table is too long to copy gives no line, never a wrong one).
+table is too long to copy gives no line, never a wrong one). A launch in a
+module of the program's deleted before the report: its file and line, no
+text.
 
   python_sites.py LIBADDSCOPE_WAITS JSON_OUT NATIVE_THREAD_LIB
 
@@ -69,6 +71,16 @@ with open(long_path, "w") as f:
 LONG_LINE = LONG_STEPS + 3
 sys.path.insert(0, os.path.dirname(long_path))
 import longmod  # noqa: E402
+
+# The program's own module whose file is deleted before the report is
+# written (bad input): its launch at its file and line, with no text.
+gone_path = os.path.join(os.path.dirname(pkg_dir), "gonemod.py")
+with open(gone_path, "w") as f:
+    f.write("def launch_gone(begin, end, kid_ref, kid):\n"
+            "    begin(b'user::gone_kernel', 0, kid_ref)\n"
+            "    end(kid)\n")
+GONE_LINE = 2
+import gonemod  # noqa: E402  (beside longmod)
 
 LINES = {}
 
@@ -164,7 +176,15 @@ def while_a_thread_runs():
     t.join()
 
 
+def launch_in_a_deleted_file():
+    kid = ctypes.c_uint64()
+    gonemod.launch_gone(lib.kokkosp_begin_parallel_for,
+                        lib.kokkosp_end_parallel_for, ctypes.byref(kid), kid)
+    os.remove(gone_path)
+
+
 lib.kokkosp_init_library(0, 20211015, 0, None)
+launch_in_a_deleted_file()
 launch()
 launch()
 fence()
@@ -219,6 +239,15 @@ else:
             or at.get("line") != LONG_LINE):
         fails.append(f"user::from_a_long_function read at {at!r}, not "
                      f"{long_path}:{LONG_LINE} nor a native frame")
+kernel = next((k for k in j.get("kernels") or []
+               if k.get("raw_name") == "user::gone_kernel"), None)
+at = (kernel or {}).get("launched_at") or {}
+if not (at.get("language") == "python"
+        and os.path.abspath(at.get("file") or "") == gone_path
+        and at.get("line") == GONE_LINE
+        and at.get("function") == "launch_gone" and at.get("text") is None):
+    fails.append(f"user::gone_kernel launched at {at!r}, not {gone_path}:"
+                 f"{GONE_LINE} (launch_gone) with no text")
 if not any(k.get("raw_name") == "user::after_a_thread"
            for k in j.get("kernels") or []):
     fails.append("user::after_a_thread not in kernels[]")

@@ -34,6 +34,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -406,6 +407,18 @@ int main(int argc, char** argv) {
   if (name == "soak") return soak(expect, tool, base, argc, argv);
   std::string cmd;
   for (int i = 5; i < argc; ++i) cmd += (i > 5 ? " " : "") + quote(argv[i]);
+  // seed_deleted: the program runs from a copy deleted before it starts
+  // (executed through the shell's open descriptor of it): its frames are in
+  // a file whose path names nothing.
+  if (name == "seed_deleted") {
+    const std::string copy = base + ".program";
+    std::remove(copy.c_str());
+    std::string args;
+    for (int i = 6; i < argc; ++i) args += " " + quote(argv[i]);
+    cmd = "cp " + quote(argv[5]) + " " + quote(copy) +
+          " && sh -c 'rm -f \"$0\" && exec /proc/self/fd/3 \"$@\"' " +
+          quote(copy) + args + " 3<" + quote(copy);
+  }
   setenv("KOKKOS_PROFILE_LIBRARY", tool.c_str(), 1);
   setenv("KOKKOS_TOOLS_LIBS", tool.c_str(), 1);
   // bad_paths: outputs nobody can write.
@@ -722,7 +735,11 @@ int main(int argc, char** argv) {
                              " s in a program that only fences");
   };
   const bool host = expect == "host";
-  if (name == "seed") {
+  // The seed, and the seed as bad input for its lines: stripped, built with
+  // -g from a source path that does not exist, run from a deleted file.
+  const bool stripped = name == "seed_stripped",
+             no_source = name == "seed_no_source";
+  if (name == "seed" || stripped || no_source || name == "seed_deleted") {
     need_kernel("user::slow_add[1x1]");
     if (host) {
       // tests/tools/slow_read.cpp: one fill, one 1 x 1 add over n floats
@@ -741,22 +758,50 @@ int main(int argc, char** argv) {
     // Built with -g (any backend): each kernel at the program's line that
     // launched it (tests/tools/slow_read.cpp: the parallel_for statements);
     // on a device the read's wait at its deep_copy line too.
+    // The line's text, where the source file is there: the statement's
+    // first line (both launches' and the read's).
+    const std::string file =
+        no_source ? "/addscope-no-such-dir/slow_read.cpp" : "slow_read.cpp";
     auto at_line = [&](const json& at, int line, const std::string& what) {
+      const json text = no_source    ? json()
+                        : line == 27 ? json("Kokkos::deep_copy(h, one);")
+                                     : json("Kokkos::parallel_for(");
       check(at.is_object() && at["file"].is_string() &&
-                contains(at["file"].get<std::string>(), "slow_read.cpp") &&
+                contains(at["file"].get<std::string>(), file) &&
                 at["line"] == line && at["function"] == "main" &&
-                at["language"] == "c++",
-            what + " at " + at.dump() +
-                ": not slow_read.cpp:" + std::to_string(line) + " (main, c++)");
+                at["language"] == "c++" && at.value("text", json()) == text,
+            what + " at " + at.dump() + ": not " + file + ":" +
+                std::to_string(line) + " (main, c++) reading " + text.dump());
+    };
+    // Stripped: no line, no function; the program's module, each launch at
+    // an offset of its own.
+    std::set<long long> offsets;
+    auto in_module = [&](const json& at, const std::string& what) {
+      const bool ok = at.is_object() && at["module"].is_string() &&
+                      contains(at["module"].get<std::string>(),
+                               "addscope-test-slow-read-stripped") &&
+                      at["offset"].is_number_integer() && at["offset"] > 0 &&
+                      at.value("line", json()).is_null() &&
+                      at.value("file", json()).is_null();
+      check(ok, what + " at " + at.dump() +
+                    ": not the stripped program's module and an offset");
+      if (ok) offsets.insert(at["offset"].get<long long>());
     };
     for (const auto& [k, line] :
          {std::pair<const char*, int>{"user::fill", 13},
           std::pair<const char*, int>{"user::slow_add[1x1]", 20}}) {
       const json* e = kernel(j, k);
-      at_line(e ? e->value("launched_at", json()) : json(), line,
-              std::string(k) + " launched");
+      const json at = e ? e->value("launched_at", json()) : json();
+      if (stripped)
+        in_module(at, std::string(k) + " launched");
+      else
+        at_line(at, line, std::string(k) + " launched");
     }
-    if (expect == "device") {
+    if (stripped)
+      check(offsets.size() == 2, "the two launches at " +
+                                     std::to_string(offsets.size()) +
+                                     " offsets, not 2");
+    if (expect == "device" && !stripped) {
       at_line(hid.empty() ? json() : hid[0]->value("code", json()), 27,
               "the read's wait");
       // The trace too (written during the run, its stacks symbolized then):

@@ -1,6 +1,7 @@
 // The program's own line of code (site/): which frame of a stack is the
 // program's (rules on synthetic frames), and real stacks of this test binary
 // symbolized from its debug info (this file is compiled with -g).
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -818,6 +819,78 @@ TEST(WaitsSites, CodeBetweenMappingsOfADeviceFileIsNeverTheProgramsFrame) {
   program.line = 12;
   program.function = "main";
   EXPECT_EQ(choose_program_frame({frames[0], frames[1], program}), 2);
+}
+
+// A frame in a file deleted since it was loaded (a library rebuilt while the
+// program runs: a new file at its old path). Its line is read from the very
+// file mapped (/proc/self/map_files), where the kernel lets the process open
+// it; else the site is its mapped path, marked deleted, and an offset —
+// never a line of the new file.
+namespace {
+// Whether /proc/self/map_files opens a mapping of `mapped` (a path as
+// /proc/self/maps writes it).
+bool mapping_opens(const std::string& mapped) {
+  std::ifstream maps("/proc/self/maps");
+  for (std::string l; std::getline(maps, l);) {
+    if (l.size() < mapped.size() ||
+        l.compare(l.size() - mapped.size(), mapped.size(), mapped) != 0)
+      continue;
+    unsigned long lo = 0, hi = 0;
+    if (std::sscanf(l.c_str(), "%lx-%lx", &lo, &hi) != 2) continue;
+    char link[64];
+    std::snprintf(link, sizeof link, "/proc/self/map_files/%lx-%lx", lo, hi);
+    const int fd = ::open(link, O_RDONLY);
+    if (fd >= 0) ::close(fd);
+    return fd >= 0;
+  }
+  return false;
+}
+}  // namespace
+
+TEST(WaitsSites, AFrameInADeletedFileKeepsItsLineWhereItsMappingCanBeRead) {
+  char dir[] = "/tmp/addscope-deleted-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string copy = std::string(dir) + "/libdeleted.so";
+  {
+    std::ifstream in(ADDSCOPE_TEST_DELETED_LIB, std::ios::binary);
+    std::ofstream out(copy, std::ios::binary);
+    out << in.rdbuf();
+  }
+  void* lib = ::dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr) << ::dlerror();
+  using LineFn = int (*)();
+  const auto fn =
+      reinterpret_cast<LineFn>(::dlsym(lib, "addscope_test_deleted_line"));
+  ASSERT_NE(fn, nullptr);
+  const int line = fn();
+  // The new build at the old path: not an ELF file, lines of nothing.
+  ASSERT_EQ(::unlink(copy.c_str()), 0);
+  std::ofstream(copy) << "a new build\n";
+  const bool readable = mapping_opens(copy + " (deleted)");
+  SourceFrame f;
+  {
+    addscope::Impl::Symbolizer sym;
+    f = sym.frames_at(reinterpret_cast<std::uint64_t>(fn) + 1).at(0);
+  }
+  ::dlclose(lib);
+  std::remove(copy.c_str());
+  ::rmdir(dir);
+#ifdef ADDSCOPE_TEST_HAVE_LIBDW
+  if (readable) {
+    EXPECT_EQ(f.line, line);
+    EXPECT_NE(f.file.find("deleted_lib.cpp"), std::string::npos) << f.file;
+    EXPECT_EQ(f.function, "addscope_test_deleted_line");
+  } else {
+    EXPECT_EQ(f.line, 0);
+    EXPECT_EQ(f.module, copy + " (deleted)");
+    EXPECT_GT(f.offset, 0u);
+  }
+#else
+  (void)readable;
+  (void)line;
+  EXPECT_EQ(f.line, 0);
+  EXPECT_EQ(f.module, copy);  // the dynamic linker's name for it
+#endif
 }
 
 // One call site at two lines is two rows, each with its own calls and its

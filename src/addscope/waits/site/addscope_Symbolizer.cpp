@@ -2,9 +2,13 @@
 
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #ifdef ADDSCOPE_HAVE_LIBDW
@@ -68,6 +72,64 @@ SourceFrame loaded_object_at(std::uint64_t a) {
 
 #ifdef ADDSCOPE_HAVE_LIBDW
 
+namespace {
+constexpr char kDeleted[] = " (deleted)";
+
+// A mapped file whose path the kernel marks " (deleted)": deleted, or
+// replaced by a new build, since it was loaded. Its own contents are still
+// there to read — the program's through /proc/self/exe, any file's through
+// /proc/self/map_files/<range> where the kernel lets the process open it —
+// so its frames keep their lines, from the very file that is mapped (never
+// from a new file at its old path). -1 when neither opens.
+int open_deleted(const char* mapped) {
+  char exe[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    if (std::strcmp(exe, mapped) == 0) {
+      const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+      if (fd >= 0) return fd;
+    }
+  }
+  std::FILE* maps = std::fopen("/proc/self/maps", "re");
+  if (!maps) return -1;
+  int fd = -1;
+  char line[PATH_MAX + 128];
+  while (fd < 0 && std::fgets(line, sizeof line, maps)) {
+    unsigned long lo = 0, hi = 0;
+    int path_at = -1;
+    if (std::sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &lo, &hi, &path_at) <
+            2 ||
+        path_at < 0)
+      continue;
+    char* path = line + path_at;
+    path[std::strcspn(path, "\n")] = '\0';
+    if (std::strcmp(path, mapped) != 0) continue;
+    char link[64];
+    std::snprintf(link, sizeof link, "/proc/self/map_files/%lx-%lx", lo, hi);
+    fd = open(link, O_RDONLY | O_CLOEXEC);
+  }
+  std::fclose(maps);
+  return fd;
+}
+
+// elfutils' own finder, but a deleted file read through open_deleted
+// (elfutils gives such a file no ELF file when not attached to the process:
+// module and offset only).
+int find_elf(Dwfl_Module* mod, void** userdata, const char* name,
+             Dwarf_Addr base, char** file_name, Elf** elfp) {
+  const std::size_t n = name ? std::strlen(name) : 0, k = sizeof kDeleted - 1;
+  if (n > k && name[0] == '/' && std::strcmp(name + n - k, kDeleted) == 0) {
+    const int fd = open_deleted(name);
+    if (fd >= 0) {
+      *file_name = strdup(name);
+      return fd;
+    }
+  }
+  return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+}
+}  // namespace
+
 struct Symbolizer::Dw {
   Dwfl_Callbacks callbacks{};
   char* debuginfo_path = nullptr;
@@ -79,7 +141,7 @@ struct Symbolizer::Dw {
   int rereads_left = 64;
 
   Dw() {
-    callbacks.find_elf = dwfl_linux_proc_find_elf;
+    callbacks.find_elf = find_elf;
     callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
     callbacks.debuginfo_path = &debuginfo_path;
     dwfl = dwfl_begin(&callbacks);
@@ -140,13 +202,21 @@ const std::vector<SourceFrame>& Symbolizer::frames_at(std::uint64_t pc) {
   // times; code generated between two of its mappings reads as in it): the
   // dynamic linker, which knows only the objects it loaded, names the
   // address if it can.
+  // A deleted file that could not be read (open_deleted): its mapped path,
+  // marked so, which says more than the name it was loaded by.
   if (!dwfl_module_getelf(m, &elf_bias)) {
     out.push_back(loaded_object_at(a));
+    const char* name = dwfl_module_info(m, nullptr, &start, nullptr, nullptr,
+                                        nullptr, nullptr, nullptr);
+    const std::string mapped = name ? name : "";
+    const bool deleted = mapped.size() > sizeof kDeleted - 1 &&
+                         mapped.compare(mapped.size() - (sizeof kDeleted - 1),
+                                        std::string::npos, kDeleted) == 0;
     if (out.back().module.empty()) {
-      const char* name = dwfl_module_info(m, nullptr, &start, nullptr, nullptr,
-                                          nullptr, nullptr, nullptr);
-      out.back().module = name ? name : "";
+      out.back().module = mapped;
       out.back().offset = a - start;
+    } else if (deleted) {
+      out.back().module = mapped;
     }
     return out;
   }
