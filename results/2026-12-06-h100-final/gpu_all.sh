@@ -6,7 +6,7 @@
 # CUPTI floor (.device/run.sh cost, COST_ROUNDS rounds), bounded so that the
 # files are copied before the call's limit. At most 8 files in $OUT.
 #   OUT=DIR [PARTS="final cost"] [COST_ROUNDS=3] [LIMIT=570]
-#     bash results/2026-12-06-h200-final/gpu_all.sh
+#     bash results/2026-12-06-h100-final/gpu_all.sh
 set -uo pipefail
 OUT="${OUT:?OUT: the folder the logs go to}"
 F=/tmp/all-final C=/tmp/all-cost
