@@ -214,43 +214,41 @@ def check_code(code, line, function, called, what):
                      f"calling {called}")
 
 
-kernel = next((k for k in j.get("kernels") or []
-               if k.get("raw_name") == "user::py_kernel"), None)
-if kernel is None:
-    fails.append("user::py_kernel not in kernels[]")
-else:
+def kernel_named(name):
+    """The JSON's kernel of that name; None (a failure said) if none."""
+    k = next((k for k in j.get("kernels") or [] if k.get("raw_name") == name),
+             None)
+    if k is None:
+        fails.append(f"{name} not in kernels[]")
+    return k
+
+
+kernel = kernel_named("user::py_kernel")
+if kernel is not None:
     check_code(kernel.get("launched_at"), LINES["launch"], "launch", "call",
                "the kernel's launch")
-kernel = next((k for k in j.get("kernels") or []
-               if k.get("raw_name") == "user::native_thread_kernel"), None)
-if kernel is None:
-    fails.append("user::native_thread_kernel not in kernels[]")
-else:
+kernel = kernel_named("user::native_thread_kernel")
+if kernel is not None:
     check_code(kernel.get("launched_at"), LINES["native"], "backward", "call",
                "the kernel launched on the library's own thread")
-kernel = next((k for k in j.get("kernels") or []
-               if k.get("raw_name") == "user::from_a_long_function"), None)
-if kernel is None:
-    fails.append("user::from_a_long_function not in kernels[]")
-else:
+kernel = kernel_named("user::from_a_long_function")
+if kernel is not None:
     at = kernel.get("launched_at") or {}
     if at.get("language") == "python" and (
             os.path.abspath(at.get("file") or "") != long_path
             or at.get("line") != LONG_LINE):
         fails.append(f"user::from_a_long_function read at {at!r}, not "
                      f"{long_path}:{LONG_LINE} nor a native frame")
-kernel = next((k for k in j.get("kernels") or []
-               if k.get("raw_name") == "user::gone_kernel"), None)
+kernel = kernel_named("user::gone_kernel")
 at = (kernel or {}).get("launched_at") or {}
-if not (at.get("language") == "python"
+if kernel is not None and not (
+        at.get("language") == "python"
         and os.path.abspath(at.get("file") or "") == gone_path
         and at.get("line") == GONE_LINE
         and at.get("function") == "launch_gone" and at.get("text") is None):
     fails.append(f"user::gone_kernel launched at {at!r}, not {gone_path}:"
                  f"{GONE_LINE} (launch_gone) with no text")
-if not any(k.get("raw_name") == "user::after_a_thread"
-           for k in j.get("kernels") or []):
-    fails.append("user::after_a_thread not in kernels[]")
+kernel_named("user::after_a_thread")
 # Read while that thread ran: a line of spin() or spinner() where Python
 # read one (else the library's native frame), never another or nonsense.
 spun = [k for k in j.get("kernels") or []

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #ifdef ADDSCOPE_HAVE_LIBDW
 #include <dwarf.h>
@@ -73,7 +74,12 @@ SourceFrame loaded_object_at(std::uint64_t a) {
 #ifdef ADDSCOPE_HAVE_LIBDW
 
 namespace {
-constexpr char kDeleted[] = " (deleted)";
+// Whether /proc/self/maps marks the mapped path `name` as deleted.
+bool is_deleted(std::string_view name) {
+  constexpr std::string_view kDeleted = " (deleted)";
+  return name.size() > kDeleted.size() && name.front() == '/' &&
+         name.substr(name.size() - kDeleted.size()) == kDeleted;
+}
 
 // A mapped file whose path the kernel marks " (deleted)": deleted, or
 // replaced by a new build, since it was loaded. Its own contents are still
@@ -118,8 +124,7 @@ int open_deleted(const char* mapped) {
 // module and offset only).
 int find_elf(Dwfl_Module* mod, void** userdata, const char* name,
              Dwarf_Addr base, char** file_name, Elf** elfp) {
-  const std::size_t n = name ? std::strlen(name) : 0, k = sizeof kDeleted - 1;
-  if (n > k && name[0] == '/' && std::strcmp(name + n - k, kDeleted) == 0) {
+  if (name && is_deleted(name)) {
     const int fd = open_deleted(name);
     if (fd >= 0) {
       *file_name = strdup(name);
@@ -209,13 +214,10 @@ const std::vector<SourceFrame>& Symbolizer::frames_at(std::uint64_t pc) {
     const char* name = dwfl_module_info(m, nullptr, &start, nullptr, nullptr,
                                         nullptr, nullptr, nullptr);
     const std::string mapped = name ? name : "";
-    const bool deleted = mapped.size() > sizeof kDeleted - 1 &&
-                         mapped.compare(mapped.size() - (sizeof kDeleted - 1),
-                                        std::string::npos, kDeleted) == 0;
     if (out.back().module.empty()) {
       out.back().module = mapped;
       out.back().offset = a - start;
-    } else if (deleted) {
+    } else if (is_deleted(mapped)) {
       out.back().module = mapped;
     }
     return out;
