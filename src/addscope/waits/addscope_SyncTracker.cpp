@@ -7,9 +7,11 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <initializer_list>
 #include <iostream>
 #include <limits>
 #include <ostream>
+#include <string>
 #include <thread>
 
 #include "addscope/core/addscope_OutputFile.hpp"
@@ -84,31 +86,38 @@ const char* waits_mode_name(WaitsMode m) {
   return "unknown";
 }
 
+namespace {
+// A setting that is one of the words `allowed`: its value, or `dflt` when
+// unset, and also (with a line saying so) when set to anything else.
+std::string word_setting(const char* name,
+                         std::initializer_list<const char*> allowed,
+                         const char* dflt) {
+  const char* v = waits_setting(name);
+  if (!v || !*v) return dflt;
+  std::string list;
+  for (const char* a : allowed) {
+    if (std::string(v) == a) return v;
+    list += (list.empty() ? "" : ", ") + std::string(a);
+  }
+  std::cerr << "addscope waits: " << name << "='" << v
+            << "' is invalid; allowed: " << list << "; using " << dflt << "\n";
+  return dflt;
+}
+}  // namespace
+
 // ---------------------------------------------------------------------------
 
 SyncTracker& SyncTracker::global() {
   // Never destroyed: device sources may report until the process ends.
   static SyncTracker* t = [] {
     TrackerOptions o;
-    const char* dev = waits_setting("ADDSCOPE_WAITS_DEVICE");
-    std::string mode = dev && *dev ? dev : "cupti";
-    if (mode != "cupti" && mode != "callbacks" && mode != "none") {
-      std::cerr << "addscope waits: ADDSCOPE_WAITS_DEVICE='" << mode
-                << "' is invalid; allowed: cupti, callbacks, none; using "
-                   "cupti\n";
-      mode = "cupti";
-    }
-    const char* lt = waits_setting("ADDSCOPE_WAITS_LAUNCHES");
+    const std::string mode = word_setting(
+        "ADDSCOPE_WAITS_DEVICE", {"cupti", "callbacks", "none"}, "cupti");
     // Launch callbacks by default: with CUPTI 13 external correlation can
     // leave a kernel untied (its API record's buffer may come after the
     // kernel's; docs/waits-tool.md).
-    std::string tie = lt && *lt ? lt : "callbacks";
-    if (tie != "external" && tie != "callbacks") {
-      std::cerr << "addscope waits: ADDSCOPE_WAITS_LAUNCHES='" << tie
-                << "' is invalid; allowed: external, callbacks; using "
-                   "callbacks\n";
-      tie = "callbacks";
-    }
+    const std::string tie = word_setting(
+        "ADDSCOPE_WAITS_LAUNCHES", {"external", "callbacks"}, "callbacks");
     if (mode != "none" && Impl::cupti_source_built()) {
       const auto m = mode == "callbacks"  ? Impl::CuptiMode::Callbacks
                      : tie == "callbacks" ? Impl::CuptiMode::Full
@@ -132,22 +141,9 @@ SyncTracker& SyncTracker::global() {
     }
     // The program's own lines: on, unless asked off; a stack is taken for
     // calls as long as the report's threshold (shorter waits are not listed).
-    if (const char* st = waits_setting("ADDSCOPE_WAITS_SITES"); st && *st) {
-      const std::string v = st;
-      if (v == "off" || v == "on")
-        o.sites = v == "on";
-      else
-        std::cerr << "addscope waits: ADDSCOPE_WAITS_SITES='" << v
-                  << "' is invalid; allowed: on, off; using on\n";
-    }
-    if (const char* pl = waits_setting("ADDSCOPE_WAITS_PLACES"); pl && *pl) {
-      const std::string v = pl;
-      if (v == "0" || v == "1")
-        o.launch_places = v == "1";
-      else
-        std::cerr << "addscope waits: ADDSCOPE_WAITS_PLACES='" << v
-                  << "' is invalid; allowed: 0, 1; using 1\n";
-    }
+    o.sites = word_setting("ADDSCOPE_WAITS_SITES", {"on", "off"}, "on") == "on";
+    o.launch_places =
+        word_setting("ADDSCOPE_WAITS_PLACES", {"0", "1"}, "1") == "1";
     {  // the report's own threshold, as the report reads it (its warnings
        // are the report's to print)
       std::vector<std::string> ignored;
